@@ -1,0 +1,328 @@
+"""Judge: one submission in, one Result out.
+
+validate -> resolve limits -> borrow a sandbox -> write files -> compile once
+-> run each test in a fresh process -> verdict per test (here, on the host,
+from run records) -> reward. Any fault of ours ends the whole submission as
+``sandbox_error`` with reward None; the program's faults are verdicts.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal as signals
+from typing import Any
+
+from service.core.errors import SandboxError, SubmissionError
+from service.core.settings import Settings
+from service.judge.comparators import compare
+from service.judge.limits import Limits, resolve_limits
+from service.judge.reward import compute_reward
+from service.languages import LanguageSpec, registry
+from service.models.result import CompileResult, Result, TestResult, Usage
+from service.models.submission import AssertTest, CallTest, StdioTest, Submission
+from service.models.verdict import Verdict
+from service.sandbox.base import REPLY_MARGIN_S, Backend, Session
+from service.sandbox.executor import plain
+
+log = logging.getLogger(__name__)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _cap(text: str, limit: int) -> tuple[str, bool]:
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text, False
+    return data[:limit].decode("utf-8", "ignore"), True
+
+
+class Judge:
+    """Scores submissions on one backend. Thread-safe: each call borrows its
+    own sandbox."""
+
+    def __init__(self, backend: Backend, settings: Settings) -> None:
+        self.backend = backend
+        self.settings = settings
+
+    # -- validation ------------------------------------------------------------
+    def validate(self, submission: Submission) -> tuple[LanguageSpec, Limits]:
+        """Check what pydantic cannot (languages, bounds, limits); raises
+        SubmissionError naming the field."""
+        offered = self.backend.offered_languages()
+        spec = registry().get(submission.language)
+        if spec is None or submission.language not in offered:
+            raise SubmissionError(
+                "language", f"unknown or unavailable language {submission.language!r}; offered: {sorted(offered)}"
+            )
+        if len(submission.tests) > self.settings.max_tests:
+            raise SubmissionError("tests", f"{len(submission.tests)} tests exceed the maximum {self.settings.max_tests}")
+        size = len(submission.code.encode()) + sum(len(t.encode()) for t in submission.files.values())
+        if size > self.settings.max_code_bytes:
+            raise SubmissionError("code", f"{size} bytes of code and files exceed the maximum {self.settings.max_code_bytes}")
+        if spec.source_file in submission.files:
+            raise SubmissionError(f"files.{spec.source_file}", "collides with the main source file")
+        for index, test in enumerate(submission.tests):
+            if isinstance(test, (CallTest, AssertTest)) and not spec.harness:
+                raise SubmissionError(
+                    f"tests.{index}.type", f"{test.type} tests need a language with a harness (python), not {spec.name}"
+                )
+        return spec, resolve_limits(self.settings, spec, submission.limits)
+
+    # -- scoring ---------------------------------------------------------------
+    def score(self, submission: Submission) -> Result:
+        """Judge ``submission``. Raises SubmissionError for bad input; every
+        failure of ours becomes a ``sandbox_error`` Result."""
+        spec, limits = self.validate(submission)
+        try:
+            with self.backend.session(spec.name, limits.memory_limit_mb) as session:
+                return self._run(session, spec, limits, submission)
+        except SandboxError as exc:
+            log.error("sandbox_error for a %s submission: %s", spec.name, exc)
+            return Result(status="sandbox_error", verdict=Verdict.sandbox_error, reward=None, error=str(exc))
+
+    def _exec(self, session: Session, request: dict[str, Any], wall_s: float) -> dict[str, Any]:
+        reply = session.call({"op": "exec", **request}, timeout_s=wall_s + REPLY_MARGIN_S)
+        if not reply.get("ok"):
+            raise SandboxError(reply.get("error", "executor refused the run"))
+        return reply
+
+    def _run_limits(self, limits: Limits) -> dict[str, Any]:
+        return {
+            "cpu_time_s": limits.time_limit_s,
+            "wall_time_s": limits.wall_time_limit_s,
+            "memory_kb": limits.memory_limit_mb * 1024,
+            "output_bytes": limits.output_limit_bytes,
+            "stderr_bytes": self.settings.stderr_limit_bytes,
+            "file_size_bytes": self.settings.workdir_size_mb * 1024 * 1024,
+            "stack_bytes": limits.memory_limit_mb * 1024 * 1024,
+            "max_processes": self._max_processes(),
+        }
+
+    def _max_processes(self) -> int | None:
+        return self.settings.local_max_processes if self.backend.name == "local" else None
+
+    def _compile(self, session: Session, spec: LanguageSpec, limits: Limits) -> CompileResult:
+        assert spec.compile is not None
+        wall = limits.compile_time_limit_s
+        record = self._exec(
+            session,
+            {
+                "argv": list(spec.compile),
+                "stdin": "",
+                "limits": {
+                    "cpu_time_s": wall,
+                    "wall_time_s": wall,
+                    "memory_kb": self.settings.compile_memory_limit_mb * 1024,
+                    "output_bytes": self.settings.compile_log_limit_bytes,
+                    "stderr_bytes": self.settings.compile_log_limit_bytes,
+                    "file_size_bytes": self.settings.workdir_size_mb * 1024 * 1024,
+                    "max_processes": self._max_processes(),
+                },
+            },
+            wall,
+        )
+        log_text = (record["stdout"] + record["stderr"])[: self.settings.compile_log_limit_bytes]
+        ok = record["exit_code"] == 0 and record["limit_hit"] is None
+        if record["limit_hit"] is not None:
+            log_text += f"\n[rewardbox: compiler stopped: {record['limit_hit'].replace('_', ' ')} limit]"
+        return CompileResult(status="ok" if ok else "error", log=log_text, time_s=record["wall_time_s"])
+
+    def _run(self, session: Session, spec: LanguageSpec, limits: Limits, submission: Submission) -> Result:
+        files = {spec.source_file: submission.code, **submission.files}
+        reply = session.call({"op": "prepare", "files": files}, timeout_s=REPLY_MARGIN_S)
+        if not reply.get("ok"):
+            raise SandboxError(f"could not write the job's files: {reply.get('error')}")
+        total = len(submission.tests)
+        compile_result = CompileResult(status="skipped")
+        if spec.compiled:
+            compile_result = self._compile(session, spec, limits)
+            if compile_result.status == "error":
+                reward, breakdown = compute_reward(submission.reward, False, [], total)
+                return Result(
+                    status="completed",
+                    verdict=Verdict.compile_error,
+                    reward=reward,
+                    reward_breakdown=breakdown,
+                    passed=0,
+                    total=total,
+                    compile=compile_result,
+                )
+        run_limits = self._run_limits(limits)
+        results: list[TestResult] = []
+        flags: set[str] = set()
+        failed = False
+        for test in submission.tests:
+            if failed and submission.stop_on_first_failure:
+                results.append(TestResult(verdict=Verdict.skipped, reason="stop_on_first_failure"))
+                continue
+            result = self._run_test(session, spec, limits, run_limits, submission, test, flags)
+            results.append(result)
+            failed = failed or result.verdict != Verdict.accepted
+        verdicts = [r.verdict for r in results]
+        reward, breakdown = compute_reward(submission.reward, True, verdicts, total)
+        overall = next((v for v in verdicts if v not in (Verdict.accepted, Verdict.skipped)), Verdict.accepted)
+        ran = [r for r in results if r.verdict != Verdict.skipped]
+        usage = Usage(
+            cpu_time_s=round(sum(r.cpu_time_s or 0.0 for r in ran), 4),
+            wall_time_s=round(sum(r.wall_time_s or 0.0 for r in ran), 4),
+            peak_memory_kb=max((r.peak_memory_kb or 0 for r in ran), default=0),
+        )
+        return Result(
+            status="completed",
+            verdict=overall,
+            reward=reward,
+            reward_breakdown=breakdown,
+            passed=sum(v == Verdict.accepted for v in verdicts),
+            total=total,
+            compile=compile_result,
+            tests=results,
+            usage=usage,
+            flags=sorted(flags),
+        )
+
+    def _run_test(
+        self,
+        session: Session,
+        spec: LanguageSpec,
+        limits: Limits,
+        run_limits: dict[str, Any],
+        submission: Submission,
+        test: StdioTest | CallTest | AssertTest,
+        flags: set[str],
+    ) -> TestResult:
+        request: dict[str, Any] = {"limits": run_limits, "stdin": ""}
+        if isinstance(test, StdioTest):
+            request.update(argv=list(spec.run), stdin=test.input)
+        elif isinstance(test, CallTest):
+            try:
+                args = [plain.encode(a) for a in test.args]
+            except plain.NonPlainValue as exc:  # pragma: no cover - JSON is always plain
+                raise SubmissionError("tests.args", str(exc)) from None
+            request.update(harness="call", spec={"filename": spec.source_file, "fn_name": test.fn_name, "args": args})
+        else:
+            request.update(harness="assert", spec={"filename": spec.source_file, "test_code": test.code})
+        record = self._exec(session, request, limits.wall_time_limit_s)
+        verdict, reason = self._limit_verdict(record)
+        outcome = record.get("result")
+        if outcome:
+            flags.update(outcome.get("flags", []))
+        if record.get("invalid_utf8"):
+            flags.add("invalid_utf8_output")
+        if verdict is None:
+            if isinstance(test, StdioTest):
+                verdict, reason = self._judge_output(session, submission, test, record, flags)
+            elif outcome is None:
+                verdict, reason = Verdict.runtime_error, "the harness reported nothing"
+            elif isinstance(test, CallTest):
+                verdict, reason = self._judge_call(test, outcome)
+            else:
+                verdict, reason = self._judge_assert(outcome)
+        stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
+        stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
+        return TestResult(
+            verdict=verdict,
+            reason=reason,
+            cpu_time_s=record["cpu_time_s"],
+            wall_time_s=record["wall_time_s"],
+            peak_memory_kb=record["peak_memory_kb"],
+            exit_code=record["exit_code"],
+            signal=record["signal"],
+            stdout=stdout,
+            stderr=stderr,
+            truncated=cut_out or cut_err or record["stdout_truncated"] or record["stderr_truncated"],
+        )
+
+    @staticmethod
+    def _limit_verdict(record: dict[str, Any]) -> tuple[Verdict | None, str | None]:
+        """Verdicts decided by how the process ended, before any output is read."""
+        hit = record["limit_hit"]
+        if hit == "time_cpu":
+            return Verdict.time_limit_exceeded, f"cpu time {record['cpu_time_s']} s"
+        if hit == "time_wall":
+            return Verdict.time_limit_exceeded, f"wall time {record['wall_time_s']} s"
+        if hit == "memory":
+            return Verdict.memory_limit_exceeded, f"peak memory {record['peak_memory_kb']} KiB"
+        if hit == "output":
+            return Verdict.output_limit_exceeded, "stdout passed the output limit"
+        if record["signal"] is not None:
+            return Verdict.runtime_error, f"killed by {_signal_name(record['signal'])}"
+        if record["exit_code"] != 0:
+            return Verdict.runtime_error, f"exit code {record['exit_code']}"
+        return None, None
+
+    def _judge_output(
+        self, session: Session, submission: Submission, test: StdioTest, record: dict[str, Any], flags: set[str]
+    ) -> tuple[Verdict, str | None]:
+        if submission.checker is None:
+            if compare(submission.comparator, record["stdout"], test.expected_output):
+                return Verdict.accepted, None
+            return Verdict.wrong_answer, "output differs from the expected output"
+        checked = self._exec(
+            session,
+            {
+                "harness": "checker",
+                "role": "checker",
+                "stdin": "",
+                "spec": {
+                    "code": submission.checker.code,
+                    "input": test.input,
+                    "output": record["stdout"],
+                    "reference": test.expected_output,
+                },
+                "limits": {
+                    "cpu_time_s": 10.0,
+                    "wall_time_s": 20.0,
+                    "memory_kb": 1024 * 1024,
+                    "output_bytes": 65536,
+                    "stderr_bytes": 65536,
+                    "file_size_bytes": 0,
+                },
+            },
+            20.0,
+        )
+        outcome = checked.get("result") or {}
+        if outcome.get("checker_failed") or checked["limit_hit"] or checked["exit_code"] != 0:
+            flags.add("checker_error")
+            return Verdict.wrong_answer, f"checker failed: {outcome.get('error') or checked['limit_hit']}"
+        if outcome.get("passed"):
+            return Verdict.accepted, None
+        return Verdict.wrong_answer, "the checker rejected the output"
+
+    @staticmethod
+    def _judge_call(test: CallTest, outcome: dict[str, Any]) -> tuple[Verdict, str | None]:
+        if "value" in outcome:
+            try:
+                value = plain.to_json(plain.decode(outcome["value"]))
+            except (ValueError, TypeError):
+                return Verdict.wrong_answer, "the return value is not plain data"
+            if value == plain.to_json(test.expected) and _same_kinds(value, test.expected):
+                return Verdict.accepted, None
+            return Verdict.wrong_answer, "return value differs from the expected value"
+        if outcome.get("flags"):
+            return Verdict.wrong_answer, outcome.get("error")
+        return Verdict.runtime_error, outcome.get("error")
+
+    @staticmethod
+    def _judge_assert(outcome: dict[str, Any]) -> tuple[Verdict, str | None]:
+        if outcome.get("passed") is True:
+            return Verdict.accepted, None
+        error = outcome.get("error") or "the tests did not finish"
+        if outcome.get("flags") or error.startswith("AssertionError"):
+            return Verdict.wrong_answer, error
+        return Verdict.runtime_error, error
+
+
+def _same_kinds(got: Any, want: Any) -> bool:
+    """``True == 1`` in Python; a judge must not accept a bool for an int."""
+    if isinstance(got, bool) or isinstance(want, bool):
+        return type(got) is type(want)
+    if isinstance(got, list) and isinstance(want, list):
+        return all(_same_kinds(g, w) for g, w in zip(got, want, strict=False))
+    if isinstance(got, dict) and isinstance(want, dict):
+        return all(_same_kinds(got[k], want[k]) for k in want if k in got)
+    return True

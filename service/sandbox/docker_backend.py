@@ -1,0 +1,322 @@
+"""Docker backend: warm pools of hardened containers, one executor in each.
+
+Container hardening (all set here, none optional): no network, every
+capability dropped but SETUID/SETGID/KILL (the executor drops to the sandbox
+uid and kills its process groups), no-new-privileges, read-only root, tmpfs
+work dir / /tmp with size caps, pids, memory (+swap = memory: no swap) and
+CPU limits, docker-init as PID 1 to reap orphans. The executor listens on a
+unix socket in a host folder (0700, root) bind-mounted into the container; the
+sandbox uid cannot reach it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import secrets
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import docker
+import docker.errors
+from docker.models.containers import Container
+
+from service.core.errors import SandboxError
+from service.core.settings import Settings
+from service.languages import LanguageSpec, registry
+from service.sandbox.base import EXECUTOR_VERSION, REPLY_MARGIN_S, Backend, Channel, Session
+
+log = logging.getLogger(__name__)
+
+LABEL = "io.rewardbox.sandbox"
+SOCKET_IN_CONTAINER = "/run/rewardbox"
+EXECUTOR_IN_CONTAINER = "/opt/rewardbox/executor/server.py"
+BOX = "/sandbox/box"
+USER_UID = 10001
+START_TIMEOUT_S = 30.0
+ACQUIRE_TIMEOUT_S = 120.0
+
+
+def engine_unavailable_reason() -> str | None:
+    """None if a Docker engine answers, else why not."""
+    try:
+        client = docker.from_env(timeout=5)
+        client.ping()
+        client.close()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not available"
+        return f"the Docker engine does not answer ({type(exc).__name__}: {exc})"
+    return None
+
+
+class Sandbox:
+    """One warm container and the connection to its executor."""
+
+    def __init__(self, backend: DockerBackend, spec: LanguageSpec, memory_limit_mb: int) -> None:
+        self.backend = backend
+        self.spec = spec
+        self.name = f"rewardbox-{spec.name}-{secrets.token_hex(4)}"
+        self.sock_dir = backend.settings.runtime_dir / self.name
+        self.memory_limit_mb = memory_limit_mb
+        self.container: Container | None = None
+        self.channel: Channel | None = None
+
+    def _container_memory(self, memory_limit_mb: int) -> str:
+        return f"{memory_limit_mb + self.backend.settings.container_memory_overhead_mb}m"
+
+    def start(self) -> None:
+        settings = self.backend.settings
+        self.sock_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.sock_dir, 0o700)
+        memory = self._container_memory(self.memory_limit_mb)
+        started = time.monotonic()
+        self.container = self.backend.client.containers.run(
+            image=f"{settings.image_prefix}{self.spec.name}:latest",
+            command=[
+                "python3", "-S", "-E", "-s", "-B", EXECUTOR_IN_CONTAINER,
+                "--socket", f"{SOCKET_IN_CONTAINER}/executor.sock",
+                "--box", BOX, "--scratch", "/tmp", "--scratch", "/dev/shm", "--preload",
+            ],
+            name=self.name,
+            detach=True,
+            init=True,
+            network_mode="none",
+            cap_drop=["ALL"],
+            cap_add=["SETUID", "SETGID", "KILL"],
+            security_opt=["no-new-privileges"],
+            read_only=True,
+            user="0:0",
+            tmpfs={
+                BOX: f"rw,nosuid,nodev,size={settings.workdir_size_mb}m,uid={USER_UID},gid={USER_UID},mode=0700",
+                "/tmp": f"rw,nosuid,nodev,size={settings.tmp_size_mb}m,mode=1777",
+            },
+            shm_size="16m",
+            pids_limit=settings.container_pids_limit,
+            mem_limit=memory,
+            memswap_limit=memory,
+            nano_cpus=int(settings.container_cpus * 1e9),
+            volumes={str(self.sock_dir): {"bind": SOCKET_IN_CONTAINER, "mode": "rw"}},
+            labels={LABEL: "1", f"{LABEL}.language": self.spec.name},
+            runtime=settings.docker_runtime,
+            environment={},
+            stdin_open=False,
+        )
+        sock_path = self.sock_dir / "executor.sock"
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if sock_path.exists():
+                try:
+                    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    sock.connect(str(sock_path))
+                    self.channel = Channel(sock)
+                    break
+                except OSError:
+                    sock.close()
+            if time.monotonic() > deadline:
+                logs = self.container.logs(tail=20).decode("utf-8", "replace")
+                self.destroy()
+                raise SandboxError(f"executor in {self.name} did not start: {logs}")
+            self.container.reload()
+            if self.container.status == "exited":
+                logs = self.container.logs(tail=20).decode("utf-8", "replace")
+                self.destroy()
+                raise SandboxError(f"container {self.name} exited at start: {logs}")
+            time.sleep(0.02)
+        hello = self.channel.call({"op": "hello"}, timeout_s=START_TIMEOUT_S)
+        if hello.get("version") != EXECUTOR_VERSION:
+            self.destroy()
+            raise SandboxError(
+                f"image {settings.image_prefix}{self.spec.name} carries executor {hello.get('version')}, "
+                f"this host has {EXECUTOR_VERSION}: rebuild the images (make images)"
+            )
+        self.backend.metrics_start(time.monotonic() - started)
+
+    def set_memory(self, memory_limit_mb: int) -> None:
+        if memory_limit_mb == self.memory_limit_mb or self.container is None:
+            return
+        memory = self._container_memory(memory_limit_mb)
+        # lower swap first when shrinking, memory first when growing
+        self.container.update(mem_limit=memory, memswap_limit=memory)
+        self.memory_limit_mb = memory_limit_mb
+
+    def destroy(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+            self.channel = None
+        if self.container is not None:
+            try:
+                self.container.remove(force=True)
+            except docker.errors.DockerException as exc:
+                log.warning("could not remove %s: %s", self.name, exc)
+            self.container = None
+        shutil.rmtree(self.sock_dir, ignore_errors=True)
+
+
+class DockerSession(Session):
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.language = sandbox.spec
+
+    def call(self, request: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        assert self.sandbox.channel is not None
+        return self.sandbox.channel.call(request, timeout_s)
+
+
+class DockerBackend(Backend):
+    name = "docker"
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.client = docker.from_env(timeout=60)
+        self._pools: dict[str, queue.LifoQueue[Sandbox]] = {}
+        self._sizes: dict[str, int] = {}
+        self._pool_lock = threading.Lock()
+        self._closed = False
+        self.start_times_s: list[float] = []
+
+    def metrics_start(self, seconds: float) -> None:
+        self.start_times_s.append(seconds)
+
+    def candidate_languages(self) -> list[str]:
+        names = []
+        for name in registry():
+            try:
+                self.client.images.get(f"{self.settings.image_prefix}{name}:latest")
+            except docker.errors.ImageNotFound:
+                log.warning("language %s not offered: image %s%s is not built", name, self.settings.image_prefix, name)
+                continue
+            names.append(name)
+        return names
+
+    def _pool(self, language: str) -> queue.LifoQueue[Sandbox]:
+        with self._pool_lock:
+            if language not in self._pools:
+                self._pools[language] = queue.LifoQueue()
+                self._sizes[language] = 0
+            return self._pools[language]
+
+    def warm(self, language: str) -> None:
+        """Start the language's pool now instead of on first use."""
+        pool = self._pool(language)
+        threads = []
+        while True:
+            with self._pool_lock:
+                if self._sizes[language] >= self.settings.pool_size:
+                    break
+                self._sizes[language] += 1
+            thread = threading.Thread(target=self._add, args=(language, pool), daemon=True)
+            thread.start()
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+
+    def _add(self, language: str, pool: queue.LifoQueue[Sandbox]) -> None:
+        sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
+        try:
+            sandbox.start()
+        except (SandboxError, docker.errors.DockerException) as exc:
+            log.error("could not start a %s sandbox: %s", language, exc)
+            with self._pool_lock:
+                self._sizes[language] -= 1
+            return
+        pool.put(sandbox)
+
+    def _acquire(self, language: str) -> Sandbox:
+        if self._closed:
+            raise SandboxError("backend is closed")
+        if self.settings.fresh_container_per_job:
+            sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
+            sandbox.start()
+            return sandbox
+        pool = self._pool(language)
+        try:
+            return pool.get_nowait()
+        except queue.Empty:
+            pass
+        with self._pool_lock:
+            grow = self._sizes[language] < self.settings.pool_size
+            if grow:
+                self._sizes[language] += 1
+        if grow:
+            sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
+            try:
+                sandbox.start()
+            except BaseException:
+                with self._pool_lock:
+                    self._sizes[language] -= 1
+                raise
+            return sandbox
+        try:
+            return pool.get(timeout=ACQUIRE_TIMEOUT_S)
+        except queue.Empty:
+            raise SandboxError(f"no {language} sandbox free within {ACQUIRE_TIMEOUT_S} s") from None
+
+    def _release(self, sandbox: Sandbox, healthy: bool) -> None:
+        language = sandbox.spec.name
+        if healthy and not self._closed and not self.settings.fresh_container_per_job:
+            self._pool(language).put(sandbox)
+            return
+        sandbox.destroy()
+        if self.settings.fresh_container_per_job:
+            return
+        with self._pool_lock:
+            self._sizes[language] -= 1
+        if not self._closed:
+            # replace it in the background so the pool stays warm
+            with self._pool_lock:
+                self._sizes[language] += 1
+            threading.Thread(target=self._add, args=(language, self._pool(language)), daemon=True).start()
+
+    @contextmanager
+    def session(self, language: str, memory_limit_mb: int) -> Iterator[Session]:
+        sandbox = self._acquire(language)
+        healthy = False
+        try:
+            sandbox.set_memory(memory_limit_mb)
+            yield DockerSession(sandbox)
+            assert sandbox.channel is not None
+            report = sandbox.channel.call({"op": "reset"}, timeout_s=REPLY_MARGIN_S)
+            healthy = bool(report.get("clean"))
+            if not healthy:
+                log.warning("destroying %s: reset found %s", sandbox.name, report.get("anomalies"))
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"docker: {exc}") from exc
+        finally:
+            self._release(sandbox, healthy)
+
+    def pool_sizes(self) -> dict[str, int]:
+        with self._pool_lock:
+            return dict(self._sizes)
+
+    def close(self) -> None:
+        self._closed = True
+        with self._pool_lock:
+            pools = list(self._pools.values())
+        for pool in pools:
+            while True:
+                try:
+                    pool.get_nowait().destroy()
+                except queue.Empty:
+                    break
+        self.client.close()
+
+
+def remove_stale_containers(client: docker.DockerClient | None = None) -> int:
+    """Remove every rewardbox sandbox container (e.g. left by a killed worker)."""
+    client = client or docker.from_env()
+    removed = 0
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        container.remove(force=True)
+        removed += 1
+    return removed
+
+
+def socket_dirs(settings: Settings) -> list[Path]:
+    return sorted(settings.runtime_dir.glob("rewardbox-*")) if settings.runtime_dir.exists() else []

@@ -1,0 +1,313 @@
+"""The executor: a long-lived process inside the sandbox (stdlib only).
+
+Started once per warm container (docker backend) or once per job inside
+bubblewrap (local backend), as uid 0 of the sandbox with only CAP_SETUID,
+CAP_SETGID, CAP_KILL (and CAP_CHOWN under bubblewrap). It never runs
+submitted code in its own process: every program runs in a forked child that
+has dropped to ``USER_UID`` (checkers to ``CHECKER_UID``), see spawn.py.
+
+Requests are frames (protocol.py), answered in order, one job at a time:
+
+    hello                         -> version, python, uids
+    prepare {files}               -> write the job's files into the work dir
+    exec {argv|harness, ...}      -> one run record (spawn.run)
+    reset                         -> kill every process of the sandbox uids,
+                                     wipe work dir, /tmp, /dev/shm, and say
+                                     whether anything survived
+
+Usage: python3 -S -E -s server.py (--socket PATH | --stdio) [--box DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import stat
+import sys
+import time
+from typing import Any, BinaryIO
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+import harness  # noqa: E402
+import plain  # noqa: E402
+import spawn  # noqa: E402
+from protocol import ProtocolError, read_frame, safe_relpath, source_version, write_frame  # noqa: E402
+
+# Modules a candidate is likely to import, loaded once here so that a forked
+# harness child finds them warm (fork of a warm interpreter instead of a new
+# python3 per test). Only the standard library, never submitted code.
+PRELOAD = (
+    "typing", "collections", "itertools", "functools", "math", "heapq", "bisect",
+    "re", "string", "random", "fractions", "decimal", "statistics", "copy",
+    "operator", "dataclasses", "hashlib", "datetime",
+)
+USER_UID = 10001
+CHECKER_UID = 10002
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def resolve_argv0(argv0: str, env: dict[str, str], cwd: str) -> str:
+    if "/" in argv0:
+        return argv0 if argv0.startswith("/") else os.path.join(cwd, argv0)
+    for folder in env.get("PATH", DEFAULT_PATH).split(":"):
+        candidate = os.path.join(folder, argv0)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    raise FileNotFoundError(f"{argv0} not found on PATH")
+
+
+def _as_uid(uid: int, work: Any) -> dict[str, Any]:
+    """Run ``work()`` in a child reduced to ``uid``; return its JSON report."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        code = 0
+        try:
+            if os.getuid() == 0:
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
+            report = work()
+        except BaseException as exc:  # noqa: BLE001 - process boundary
+            report = {"error": f"{type(exc).__name__}: {exc}"}
+            code = 1
+        os.write(w, json.dumps(report).encode())
+        os._exit(code)
+    os.close(w)
+    chunks = []
+    while chunk := os.read(r, 65536):
+        chunks.append(chunk)
+    os.close(r)
+    os.waitpid(pid, 0)
+    return json.loads(b"".join(chunks) or b'{"error": "helper died"}')
+
+
+def _wipe(root: str) -> list[str]:
+    """Remove everything under ``root`` without following links; the entries
+    that could not be removed are returned."""
+    failed = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return failed
+    for name in names:
+        path = os.path.join(root, name)
+        try:
+            st = os.lstat(path)
+            if stat.S_ISDIR(st.st_mode):
+                try:
+                    os.chmod(path, 0o700)
+                except OSError:
+                    pass
+                failed += _wipe(path)
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        except OSError:
+            failed.append(path)
+    return failed
+
+
+class Executor:
+    def __init__(self, box: str, scratch: list[str]) -> None:
+        self.box = box
+        # Only folders private to this sandbox: reset wipes them.
+        self.scratch = scratch
+        self.version = source_version()
+        self.oom_supported = spawn._oom_kill_count() is not None
+
+    # -- ops ---------------------------------------------------------------
+    def op_hello(self, _: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "version": self.version,
+            "python": sys.version.split()[0],
+            "uid": os.getuid(),
+            "user_uid": USER_UID,
+            "oom_counter": self.oom_supported,
+        }
+
+    def op_prepare(self, request: dict[str, Any]) -> dict[str, Any]:
+        files: dict[str, str] = request["files"]
+        for path in files:
+            safe_relpath(path)
+        if not os.path.isdir(self.box):
+            os.makedirs(self.box, mode=0o700)
+            if os.getuid() == 0:
+                os.chown(self.box, USER_UID, USER_UID)
+
+        def write() -> dict[str, Any]:
+            for path, text in files.items():
+                full = os.path.join(self.box, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            return {"ok": True}
+
+        return _as_uid(USER_UID, write)
+
+    def op_exec(self, request: dict[str, Any]) -> dict[str, Any]:
+        role = request.get("role", "user")
+        uid = CHECKER_UID if role == "checker" else USER_UID
+        cwd = "/" if role == "checker" else self.box
+        env = {
+            "PATH": DEFAULT_PATH,
+            "HOME": cwd,
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "PYTHONIOENCODING": "utf-8",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        env.update(request.get("env") or {})
+        stdin = request.get("stdin", "").encode("utf-8", "surrogateescape")
+        limits = request["limits"]
+        mode = request.get("harness")
+        argv = None
+        target = None
+        if mode:
+            spec = request["spec"]
+            entry = harness.MODES[mode]
+            target = lambda fd: entry(spec, fd)  # noqa: E731
+        else:
+            argv = list(request["argv"])
+            argv[0] = resolve_argv0(argv[0], env, cwd)
+        try:
+            record = spawn.run(argv=argv, stdin=stdin, limits=limits, uid=uid, cwd=cwd, env=env, target=target)
+        except spawn.SpawnError as exc:
+            return {"ok": False, "error": f"spawn failed: {exc}"}
+        record["ok"] = True
+        record["invalid_utf8"] = False
+        for key in ("stdout", "stderr"):
+            raw: bytes = record[key]
+            try:
+                record[key] = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                record[key] = raw.decode("utf-8", "replace")
+                record["invalid_utf8"] = True
+        result = record.pop("result")
+        if result is not None:
+            try:
+                record["result"] = json.loads(result) if result else None
+            except ValueError:
+                record["result"] = None
+        return record
+
+    def op_reset(self, _: dict[str, Any]) -> dict[str, Any]:
+        def sweep() -> dict[str, Any]:
+            # kill(-1) from the sandbox uid reaches every process of that uid
+            # (and nothing else): daemons, double forks, stopped processes.
+            for _ in range(50):
+                try:
+                    os.kill(-1, 9)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.002)
+            failed = _wipe(self.box)
+            for folder in self.scratch:
+                failed += _wipe(folder)
+            return {"failed": failed}
+
+        anomalies: list[str] = []
+        for uid in (USER_UID, CHECKER_UID):
+            report = _as_uid(uid, sweep)
+            anomalies += [f"could not remove {p}" for p in report.get("failed", [])]
+            if "error" in report:
+                anomalies.append(report["error"])
+        anomalies += self._survivors()
+        for folder in (self.box, *self.scratch):
+            try:
+                left = os.listdir(folder)
+            except OSError:
+                continue
+            if left:
+                anomalies.append(f"{folder} not empty: {sorted(left)[:5]}")
+        return {"ok": True, "clean": not anomalies, "anomalies": anomalies[:20]}
+
+    def _survivors(self) -> list[str]:
+        found = []
+        for _ in range(100):
+            found = []
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{entry}/status") as handle:
+                        for line in handle:
+                            if line.startswith("Uid:"):
+                                uid = int(line.split()[1])
+                                if uid in (USER_UID, CHECKER_UID):
+                                    state = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[0]
+                                    if state != "Z":
+                                        found.append(f"process {entry} of uid {uid} survived")
+                                break
+                except OSError:
+                    continue
+            if not found:
+                return []
+            time.sleep(0.005)
+        return found
+
+    # -- loop --------------------------------------------------------------
+    def serve(self, reader: BinaryIO, writer: BinaryIO) -> None:
+        while True:
+            try:
+                request = read_frame(reader)
+            except ProtocolError:
+                return
+            handler = getattr(self, "op_" + str(request.get("op")), None)
+            if handler is None:
+                reply = {"ok": False, "error": f"unknown op {request.get('op')!r}"}
+            else:
+                try:
+                    reply = handler(request)
+                except (OSError, ValueError, KeyError, TypeError) as exc:
+                    reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+            write_frame(writer, reply)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--socket")
+    parser.add_argument("--stdio", action="store_true")
+    parser.add_argument("--box", default="/sandbox/box")
+    parser.add_argument("--preload", action="store_true", help="import PRELOAD now (warm pools)")
+    parser.add_argument("--scratch", action="append", default=[], help="sandbox-private folder to wipe on reset")
+    args = parser.parse_args()
+    if args.preload:
+        for name in PRELOAD:
+            __import__(name)
+    executor = Executor(args.box, args.scratch)
+    if args.stdio:
+        reader = os.fdopen(os.dup(0), "rb")
+        writer = os.fdopen(os.dup(1), "wb")
+        # fds 0/1 are the host's pipes; children must not inherit them
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        executor.serve(reader, writer)
+        return
+    assert args.socket
+    if os.path.exists(args.socket):
+        os.unlink(args.socket)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(args.socket)
+    server.listen(4)
+    while True:
+        conn, _ = server.accept()
+        with conn, conn.makefile("rb") as reader, conn.makefile("wb") as writer:
+            executor.serve(reader, writer)
+
+
+# plain is imported for the harness children (warm in the fork)
+_ = plain
+
+if __name__ == "__main__":
+    main()
