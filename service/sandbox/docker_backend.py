@@ -11,6 +11,7 @@ sandbox uid cannot reach it.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import queue
@@ -93,7 +94,7 @@ class Sandbox:
             read_only=True,
             user="0:0",
             tmpfs={
-                BOX: f"rw,nosuid,nodev,size={settings.workdir_size_mb}m,uid={USER_UID},gid={USER_UID},mode=0700",
+                BOX: f"rw,exec,nosuid,nodev,size={settings.workdir_size_mb}m,uid={USER_UID},gid={USER_UID},mode=0700",
                 "/tmp": f"rw,nosuid,nodev,size={settings.tmp_size_mb}m,mode=1777",
             },
             shm_size="16m",
@@ -180,6 +181,8 @@ class DockerBackend(Backend):
         self._pool_lock = threading.Lock()
         self._closed = False
         self.start_times_s: list[float] = []
+        # containers must not outlive the process that started them
+        atexit.register(self.close)
 
     def metrics_start(self, seconds: float) -> None:
         self.start_times_s.append(seconds)
@@ -296,6 +299,8 @@ class DockerBackend(Backend):
             return dict(self._sizes)
 
     def close(self) -> None:
+        if self._closed:
+            return
         self._closed = True
         with self._pool_lock:
             pools = list(self._pools.values())

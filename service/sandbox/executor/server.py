@@ -114,6 +114,23 @@ def _wipe(root: str) -> list[str]:
     return failed
 
 
+def _live_processes(uid: int) -> list[int]:
+    """Pids of this pid namespace's non-zombie processes owned by ``uid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                status = handle.read()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(fields.get("Uid", "-1 0").split()[0]) == uid and not fields.get("State", "").strip().startswith("Z"):
+            found.append(int(entry))
+    return found
+
+
 class Executor:
     def __init__(self, box: str, scratch: list[str]) -> None:
         self.box = box
@@ -204,10 +221,14 @@ class Executor:
         def sweep() -> dict[str, Any]:
             # kill(-1) from the sandbox uid reaches every process of that uid
             # (and nothing else): daemons, double forks, stopped processes.
-            for _ in range(50):
+            me = os.getpid()
+            for _ in range(500):
                 try:
                     os.kill(-1, 9)
                 except ProcessLookupError:
+                    break
+                # kill() also "succeeds" on zombies awaiting their reaper
+                if not [pid for pid in _live_processes(os.getuid()) if pid != me]:
                     break
                 time.sleep(0.002)
             failed = _wipe(self.box)
@@ -232,28 +253,13 @@ class Executor:
         return {"ok": True, "clean": not anomalies, "anomalies": anomalies[:20]}
 
     def _survivors(self) -> list[str]:
-        found = []
+        found: list[int] = []
         for _ in range(100):
-            found = []
-            for entry in os.listdir("/proc"):
-                if not entry.isdigit():
-                    continue
-                try:
-                    with open(f"/proc/{entry}/status") as handle:
-                        for line in handle:
-                            if line.startswith("Uid:"):
-                                uid = int(line.split()[1])
-                                if uid in (USER_UID, CHECKER_UID):
-                                    state = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[0]
-                                    if state != "Z":
-                                        found.append(f"process {entry} of uid {uid} survived")
-                                break
-                except OSError:
-                    continue
+            found = _live_processes(USER_UID) + _live_processes(CHECKER_UID)
             if not found:
                 return []
             time.sleep(0.005)
-        return found
+        return [f"process {pid} survived the reset" for pid in found]
 
     # -- loop --------------------------------------------------------------
     def serve(self, reader: BinaryIO, writer: BinaryIO) -> None:
