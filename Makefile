@@ -1,0 +1,35 @@
+# rewardbox: the two commands are `make eval` (score HumanEval's canonical
+# solutions in the sandbox) and `make test`. `make images` builds the sandboxes.
+VENV ?= .venv
+BIN := $(VENV)/bin
+PYTHON ?= python3
+
+.PHONY: install images eval test test-fast lint bench clean
+
+install: $(BIN)/rewardbox
+$(BIN)/rewardbox: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -e '.[dev,client]'
+	touch $@
+
+images:
+	sandbox_images/build.sh
+
+eval: install
+	$(BIN)/rewardbox eval humaneval --solutions canonical
+
+test: install
+	$(BIN)/pytest -q -rs
+
+test-fast: install
+	$(BIN)/pytest -q -rs -m "not slow"
+
+lint: install
+	$(BIN)/ruff check service trainer_client tests bench
+	$(BIN)/mypy service
+
+bench: install
+	$(BIN)/python bench/bench_core.py
+
+clean:
+	$(BIN)/rewardbox cleanup || true
