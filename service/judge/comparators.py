@@ -26,14 +26,12 @@ def _lines(text: str) -> list[str]:
 
 
 def _float_equal(got: str, want: str, abs_tol: float, rel_tol: float) -> bool:
-    if got == want:
-        return True
     if _INTEGER.match(want) and _INTEGER.match(got):
         return int(got) == int(want)
     try:
         g, w = float(got), float(want)
     except ValueError:
-        return False
+        return got == want  # words compare as words
     if math.isnan(g) or math.isnan(w):
         return False
     if math.isinf(g) or math.isinf(w):
