@@ -21,12 +21,15 @@ Usage: python3 -S -E -s server.py (--socket PATH | --stdio) [--box DIR]
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import socket
 import stat
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, BinaryIO
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -61,33 +64,6 @@ def resolve_argv0(argv0: str, env: dict[str, str], cwd: str) -> str:
     raise FileNotFoundError(f"{argv0} not found on PATH")
 
 
-def _as_uid(uid: int, work: Any) -> dict[str, Any]:
-    """Run ``work()`` in a child reduced to ``uid``; return its JSON report."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        code = 0
-        try:
-            if os.getuid() == 0:
-                os.setgroups([])
-                os.setgid(uid)
-                os.setuid(uid)
-            report = work()
-        except BaseException as exc:  # noqa: BLE001 - process boundary
-            report = {"error": f"{type(exc).__name__}: {exc}"}
-            code = 1
-        os.write(w, json.dumps(report).encode())
-        os._exit(code)
-    os.close(w)
-    chunks = []
-    while chunk := os.read(r, 65536):
-        chunks.append(chunk)
-    os.close(r)
-    os.waitpid(pid, 0)
-    return json.loads(b"".join(chunks) or b'{"error": "helper died"}')
-
-
 def _wipe(root: str) -> list[str]:
     """Remove everything under ``root`` without following links; the entries
     that could not be removed are returned."""
@@ -114,8 +90,8 @@ def _wipe(root: str) -> list[str]:
     return failed
 
 
-def _live_processes(uid: int) -> list[int]:
-    """Pids of this pid namespace's non-zombie processes owned by ``uid``."""
+def _live_processes(uids: tuple[int, ...]) -> list[int]:
+    """Pids of this pid namespace's non-zombie processes owned by ``uids``."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -126,9 +102,25 @@ def _live_processes(uid: int) -> list[int]:
         except OSError:
             continue
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        if int(fields.get("Uid", "-1 0").split()[0]) == uid and not fields.get("State", "").strip().startswith("Z"):
+        if int(fields.get("Uid", "-1 0").split()[0]) in uids and not fields.get("State", "").strip().startswith("Z"):
             found.append(int(entry))
     return found
+
+
+@contextmanager
+def _identity(uid: int) -> Iterator[None]:
+    """Act on files as ``uid`` (effective ids only; the saved uid stays 0 so
+    the executor can return, and no process of ``uid`` may signal it)."""
+    if os.geteuid() != 0:
+        yield
+        return
+    os.setegid(uid)
+    os.seteuid(uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
 
 
 class Executor:
@@ -138,6 +130,8 @@ class Executor:
         self.scratch = scratch
         self.version = source_version()
         self.oom_supported = spawn._oom_kill_count() is not None
+        # uids whose processes may exist: reset sweeps only these
+        self.uids_used: set[int] = {USER_UID}
 
     # -- ops ---------------------------------------------------------------
     def op_hello(self, _: dict[str, Any]) -> dict[str, Any]:
@@ -159,20 +153,21 @@ class Executor:
             if os.getuid() == 0:
                 os.chown(self.box, USER_UID, USER_UID)
 
-        def write() -> dict[str, Any]:
+        # Written with the sandbox uid's file-system identity: the files
+        # belong to it, and no process of it runs between jobs.
+        with _identity(USER_UID):
             for path, text in files.items():
                 full = os.path.join(self.box, path)
                 os.makedirs(os.path.dirname(full), exist_ok=True)
                 fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
                 with os.fdopen(fd, "w", encoding="utf-8") as handle:
                     handle.write(text)
-            return {"ok": True}
-
-        return _as_uid(USER_UID, write)
+        return {"ok": True}
 
     def op_exec(self, request: dict[str, Any]) -> dict[str, Any]:
         role = request.get("role", "user")
         uid = CHECKER_UID if role == "checker" else USER_UID
+        self.uids_used.add(uid)
         cwd = "/" if role == "checker" else self.box
         env = {
             "PATH": DEFAULT_PATH,
@@ -218,31 +213,30 @@ class Executor:
         return record
 
     def op_reset(self, _: dict[str, Any]) -> dict[str, Any]:
-        def sweep() -> dict[str, Any]:
-            # kill(-1) from the sandbox uid reaches every process of that uid
-            # (and nothing else): daemons, double forks, stopped processes.
-            me = os.getpid()
-            for _ in range(500):
-                try:
-                    os.kill(-1, 9)
-                except ProcessLookupError:
-                    break
-                # kill() also "succeeds" on zombies awaiting their reaper
-                if not [pid for pid in _live_processes(os.getuid()) if pid != me]:
-                    break
-                time.sleep(0.002)
-            failed = _wipe(self.box)
-            for folder in self.scratch:
-                failed += _wipe(folder)
-            return {"failed": failed}
-
+        """Kill every process of the sandbox uids, wipe the work dir and the
+        scratch folders, and report whatever survived (the host then destroys
+        the sandbox). No fork: kills use CAP_KILL, wipes the uid's identity."""
         anomalies: list[str] = []
-        for uid in (USER_UID, CHECKER_UID):
-            report = _as_uid(uid, sweep)
-            anomalies += [f"could not remove {p}" for p in report.get("failed", [])]
-            if "error" in report:
-                anomalies.append(report["error"])
-        anomalies += self._survivors()
+        uids = (USER_UID, CHECKER_UID)
+        for _ in range(200):
+            live = _live_processes(uids)
+            if not live:
+                break
+            for pid in live:
+                try:
+                    os.kill(pid, 9)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.001)
+        else:
+            anomalies += [f"process {pid} survived the reset" for pid in _live_processes(uids)]
+        for uid in sorted(self.uids_used):
+            with _identity(uid):
+                failed = _wipe(self.box)
+                for folder in self.scratch:
+                    failed += _wipe(folder)
+            anomalies += [f"could not remove {p}" for p in failed]
+        self.uids_used = {USER_UID}
         for folder in (self.box, *self.scratch):
             try:
                 left = os.listdir(folder)
@@ -251,15 +245,6 @@ class Executor:
             if left:
                 anomalies.append(f"{folder} not empty: {sorted(left)[:5]}")
         return {"ok": True, "clean": not anomalies, "anomalies": anomalies[:20]}
-
-    def _survivors(self) -> list[str]:
-        found: list[int] = []
-        for _ in range(100):
-            found = _live_processes(USER_UID) + _live_processes(CHECKER_UID)
-            if not found:
-                return []
-            time.sleep(0.005)
-        return [f"process {pid} survived the reset" for pid in found]
 
     # -- loop --------------------------------------------------------------
     def serve(self, reader: BinaryIO, writer: BinaryIO) -> None:
@@ -290,6 +275,10 @@ def main() -> None:
     if args.preload:
         for name in PRELOAD:
             __import__(name)
+    # Everything alive now is long-lived: keep it out of the collector so a
+    # forked child does not copy-on-write the whole heap when gc runs.
+    gc.collect()
+    gc.freeze()
     executor = Executor(args.box, args.scratch)
     if args.stdio:
         reader = os.fdopen(os.dup(0), "rb")
