@@ -8,7 +8,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from pydantic import ValidationError
@@ -22,7 +22,7 @@ from service.models.verdict import Verdict
 
 app = typer.Typer(help="rewardbox: code-execution rewards for RL post-training.", no_args_is_help=True)
 console = Console(stderr=True)
-BackendOpt = Annotated[Optional[str], typer.Option(help="auto | docker | local (default: REWARDBOX_BACKEND or auto)")]  # noqa: UP007
+BackendOpt = Annotated[str | None, typer.Option(help="auto | docker | local (default: REWARDBOX_BACKEND or auto)")]  # noqa: UP007
 
 
 def _settings(backend: str | None) -> Settings:
@@ -101,7 +101,7 @@ def eval_(
     solutions: Annotated[str, typer.Option(help="canonical, or a samples file of {task_id, completion} lines")] = "canonical",
     backend: BackendOpt = None,
     workers: Annotated[int, typer.Option(help="parallel jobs (default: pool size, or CPUs for local)")] = 0,
-    output: Annotated[Optional[Path], typer.Option(help="write per-problem results (JSON lines) here")] = None,  # noqa: UP007
+    output: Annotated[Path | None, typer.Option(help="write per-problem results (JSON lines) here")] = None,  # noqa: UP007
 ) -> None:
     """Score a dataset's solutions and print pass@1."""
     import os

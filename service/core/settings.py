@@ -28,7 +28,9 @@ class Settings(BaseSettings):
     docker_runtime: str | None = Field(None, description='Container runtime, e.g. "runsc" for gVisor; default runc.')
     container_cpus: float = Field(1.0, gt=0, description="CPUs per sandbox container.")
     container_pids_limit: int = Field(128, ge=16, description="Max processes per sandbox container.")
-    container_memory_overhead_mb: int = Field(128, ge=32, description="Container memory above the job's limit (executor, harness), MiB.")
+    container_memory_overhead_mb: int = Field(
+        128, ge=32, description="Container memory above the job limit, MiB."
+    )
     workdir_size_mb: int = Field(256, ge=8, description="Size of the sandbox's tmpfs work dir, MiB.")
     tmp_size_mb: int = Field(64, ge=8, description="Size of the sandbox's /tmp, MiB.")
     local_max_processes: int = Field(256, ge=8, description="RLIMIT_NPROC for the local backend, processes.")

@@ -106,8 +106,8 @@ class LocalSession(Session):
         try:
             self.process = subprocess.Popen(
                 bwrap_argv(settings),
-                stdin=sandbox_end,
-                stdout=sandbox_end,
+                stdin=sandbox_end.fileno(),
+                stdout=sandbox_end.fileno(),
                 stderr=subprocess.PIPE,
                 close_fds=True,
             )

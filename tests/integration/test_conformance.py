@@ -12,7 +12,8 @@ import pytest
 from service.judge.judge import Judge
 from service.models.submission import Submission
 
-CASES = [json.loads(line) for line in (Path(__file__).parent.parent / "conformance" / "public_cases.jsonl").read_text().splitlines()]
+CASES_FILE = Path(__file__).parent.parent / "conformance" / "public_cases.jsonl"
+CASES = [json.loads(line) for line in CASES_FILE.read_text().splitlines()]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

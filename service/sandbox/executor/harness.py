@@ -61,7 +61,7 @@ def _describe(exc: BaseException, filename: str) -> str:
 
 def _fresh_stdio() -> None:
     """Rebind sys.std* to the real fds 0/1/2 (UTF-8), as a new python3 would."""
-    sys.stdin = open(0, "r", encoding="utf-8", errors="strict", closefd=False)  # noqa: SIM115
+    sys.stdin = open(0, encoding="utf-8", errors="strict", closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)  # noqa: SIM115
 

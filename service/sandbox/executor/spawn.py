@@ -100,8 +100,8 @@ def _child(
         for target_fd, fd in enumerate(fds):
             os.dup2(fd, target_fd)
         keep = {0, 1, 2, err_w, *keep_fds}
-        for fd in os.listdir("/proc/self/fd"):
-            n = int(fd)
+        for name in os.listdir("/proc/self/fd"):
+            n = int(name)
             if n not in keep:
                 try:
                     os.close(n)
