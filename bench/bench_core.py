@@ -5,7 +5,7 @@ For each available backend:
   scored with a thread pool of --workers (default: the pool size);
 - latency p50/p99 of a trivial python submission scored one at a time.
 
-    .venv/bin/python bench/bench_core.py [--backends docker,local] [--workers N] [--trivial N]
+    .venv/bin/python bench/bench_core.py [--backends docker,local] [--workers N] [--trivial N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def bench(backend_name: str, workers: int, trivial_n: int, pool_size: int) -> None:
+def bench(backend_name: str, workers: int, trivial_n: int, pool_size: int, rounds: int) -> None:
     settings = Settings(backend=backend_name, pool_size=pool_size)
     backend = docker_backend.DockerBackend(settings) if backend_name == "docker" else local.LocalBackend(settings)
     judge = Judge(backend, settings)
@@ -42,14 +42,19 @@ def bench(backend_name: str, workers: int, trivial_n: int, pool_size: int) -> No
     problems = humaneval.load_problems()
     subs = [humaneval.to_submission(p, p["canonical_solution"]) for p in problems.values()]
     judge.score(subs[0])  # warm-up
-    started = time.perf_counter()
-    with ThreadPoolExecutor(workers) as pool:
-        results = list(pool.map(judge.score, subs))
-    elapsed = time.perf_counter() - started
-    accepted = sum(r.verdict == Verdict.accepted for r in results)
+    rates = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(judge.score, subs))
+        elapsed = time.perf_counter() - started
+        accepted = sum(r.verdict == Verdict.accepted for r in results)
+        assert accepted == len(subs), f"only {accepted}/{len(subs)} accepted"
+        rates.append(len(subs) / elapsed)
     print(
-        f"{backend_name:6} humaneval canonical: {accepted}/{len(subs)} accepted, "
-        f"{elapsed:.2f} s, {len(subs) / elapsed:.1f} problems/s (workers={workers}, pool={pool_size})"
+        f"{backend_name:6} humaneval canonical: 164/164 accepted, median {statistics.median(rates):.1f} problems/s "
+        f"({len(subs) / statistics.median(rates):.2f} s; min {min(rates):.1f}, max {max(rates):.1f} "
+        f"over {rounds} rounds; workers={workers}, pool={pool_size})"
     )
     trivial = Submission.model_validate(
         {"language": "python", "code": "print(int(input()) * 2)", "tests": [{"input": "21", "expected_output": "42"}]}
@@ -73,13 +78,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="default: the pool size")
     parser.add_argument("--pool-size", type=int, default=2)
     parser.add_argument("--trivial", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5, help="HumanEval passes per backend")
     args = parser.parse_args()
     for name in args.backends.split(","):
         reason = docker_backend.engine_unavailable_reason() if name == "docker" else local.unavailable_reason()
         if reason:
             print(f"{name:6} skipped: {reason}")
             continue
-        bench(name, args.workers or args.pool_size, args.trivial, args.pool_size)
+        bench(name, args.workers or args.pool_size, args.trivial, args.pool_size, args.rounds)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
 from service.sandbox.executor.protocol import safe_relpath
 
@@ -43,7 +43,17 @@ class AssertTest(_Strict):
     code: str = Field(..., min_length=1, examples=["assert add(1, 2) == 3\n"])
 
 
-Test = Annotated[StdioTest | CallTest | AssertTest, Field(discriminator="type")]
+def _test_kind(value: Any) -> str | None:
+    """A test without ``type`` is a stdio test (the common case)."""
+    if isinstance(value, dict):
+        return str(value.get("type", "stdio"))
+    return getattr(value, "type", None)
+
+
+Test = Annotated[
+    Annotated[StdioTest, Tag("stdio")] | Annotated[CallTest, Tag("call")] | Annotated[AssertTest, Tag("assert")],
+    Discriminator(_test_kind),
+]
 
 
 class FloatComparator(_Strict):
