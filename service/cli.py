@@ -1,4 +1,4 @@
-"""``rewardbox``: score, eval, languages, selftest, cleanup (serve/worker: gateway issue)."""
+"""``rewardbox``: serve, worker, score, eval, languages, selftest, cleanup."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from service.models.verdict import Verdict
 
 app = typer.Typer(help="rewardbox: code-execution rewards for RL post-training.", no_args_is_help=True)
 console = Console(stderr=True)
-BackendOpt = Annotated[str | None, typer.Option(help="auto | docker | local (default: REWARDBOX_BACKEND or auto)")]  # noqa: UP007
+BackendOpt = Annotated[str | None, typer.Option(help="auto | docker | local (default: REWARDBOX_BACKEND or auto)")]
 
 
 def _settings(backend: str | None) -> Settings:
@@ -101,7 +101,7 @@ def eval_(
     solutions: Annotated[str, typer.Option(help="canonical, or a samples file of {task_id, completion} lines")] = "canonical",
     backend: BackendOpt = None,
     workers: Annotated[int, typer.Option(help="parallel jobs (default: pool size, or CPUs for local)")] = 0,
-    output: Annotated[Path | None, typer.Option(help="write per-problem results (JSON lines) here")] = None,  # noqa: UP007
+    output: Annotated[Path | None, typer.Option(help="write per-problem results (JSON lines) here")] = None,
 ) -> None:
     """Score a dataset's solutions and print pass@1."""
     import os
@@ -155,6 +155,40 @@ def eval_(
     }
     print(json.dumps(summary))
     console.print(f"pass@1 = {accepted}/{len(results)} accepted, {elapsed:.2f} s, {summary['problems_per_s']} problems/s")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="bind address (default REWARDBOX_HOST, 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="port (default REWARDBOX_PORT, 8000)")] = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Run the HTTP gateway. Without REWARDBOX_REDIS_URL it judges in-process (standalone)."""
+    import uvicorn
+
+    from service.api.main import create_app
+
+    settings = _settings(backend)
+    application = create_app(settings)
+    uvicorn.run(
+        application,
+        host=host or settings.host,
+        port=port or settings.port,
+        log_level="warning",
+        access_log=False,
+        limit_concurrency=2048,
+    )
+
+
+@app.command()
+def worker(
+    burst: Annotated[bool, typer.Option(help="exit when the queue is empty")] = False,
+    backend: BackendOpt = None,
+) -> None:
+    """Take jobs from Redis (REWARDBOX_REDIS_URL) and judge them in sandboxes."""
+    from service.worker.main import run_worker
+
+    run_worker(_settings(backend), burst=burst)
 
 
 @app.command()

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+PLACEHOLDER_KEYS = {"changeme", "change-me", "secret", "password", "test", "apikey", "api-key", "xxx"}
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="REWARDBOX_", extra="ignore")
@@ -55,8 +57,32 @@ class Settings(BaseSettings):
     max_tests: int = Field(1000, ge=1, description="Tests per submission.")
     max_code_bytes: int = Field(1024 * 1024, ge=1, description="Size of code plus files, bytes.")
 
-    # --- queue / gateway (issue 3) -------------------------------------------
+    # --- queue / gateway ---------------------------------------------------------
     redis_url: str | None = Field(None, description="Redis URL; unset = standalone mode (in-process queue).")
+    queue_name: str = Field("rewardbox", description="RQ queue name.")
+    result_ttl_s: int = Field(3600, ge=1, description="How long job results are kept, seconds.")
+    cache_ttl_s: int = Field(3600, ge=0, description="Result cache lifetime, seconds; 0 disables the cache.")
+    max_queue_depth: int = Field(10000, ge=1, description="Queued submissions above which new work gets 429.")
+    max_batch_size: int = Field(1024, ge=1, description="Submissions per batch request.")
+    max_body_bytes: int = Field(64 * 1024 * 1024, ge=1024, description="Largest HTTP request body, bytes.")
+    api_keys: str | None = Field(None, description="Comma-separated API keys; unset = no auth (local use).")
+    job_retries: int = Field(2, ge=0, le=10, description="Retries of a job whose worker died or whose sandbox failed.")
+    worker_lease_s: int = Field(6, ge=2, description="A worker that misses its heartbeat this long is dead, seconds.")
+    standalone_threads: int = Field(0, ge=0, description="Judging threads in standalone mode; 0 = pool_size.")
+    sync_timeout_s: float = Field(600.0, gt=0, description="Longest a synchronous request waits for results, seconds.")
+    host: str = Field("127.0.0.1", description="Address `rewardbox serve` binds.")
+    port: int = Field(8000, ge=1, le=65535, description="Port `rewardbox serve` binds.")
+    worker_metrics_port: int | None = Field(None, description="Port for a worker's own /metrics; unset = none.")
+
+    def api_key_list(self) -> list[str]:
+        return [k.strip() for k in (self.api_keys or "").split(",") if k.strip()]
+
+    @model_validator(mode="after")
+    def _no_placeholder_keys(self) -> Settings:
+        for key in self.api_key_list():
+            if key.lower() in PLACEHOLDER_KEYS or len(key) < 16:
+                raise ValueError("api_keys: refusing a placeholder or short key (use 16+ random characters)")
+        return self
 
     @model_validator(mode="after")
     def _defaults_within_maxima(self) -> Settings:

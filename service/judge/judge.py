@@ -15,11 +15,12 @@ from typing import Any
 from service.core.errors import SandboxError, SubmissionError
 from service.core.settings import Settings
 from service.judge.comparators import compare
-from service.judge.limits import Limits, resolve_limits
+from service.judge.limits import Limits
 from service.judge.reward import compute_reward
-from service.languages import LanguageSpec, registry
-from service.models.result import CompileResult, Result, TestResult, Usage
-from service.models.submission import AssertTest, CallTest, StdioTest, Submission
+from service.judge.validate import validate_submission
+from service.languages import LanguageSpec
+from service.models.result import CompileResult, Result, RunResult, TestResult, Usage
+from service.models.submission import AssertTest, CallTest, RunRequest, StdioTest, Submission
 from service.models.verdict import Verdict
 from service.sandbox.base import REPLY_MARGIN_S, Backend, Session
 from service.sandbox.executor import plain
@@ -53,25 +54,7 @@ class Judge:
     def validate(self, submission: Submission) -> tuple[LanguageSpec, Limits]:
         """Check what pydantic cannot (languages, bounds, limits); raises
         SubmissionError naming the field."""
-        offered = self.backend.offered_languages()
-        spec = registry().get(submission.language)
-        if spec is None or submission.language not in offered:
-            raise SubmissionError(
-                "language", f"unknown or unavailable language {submission.language!r}; offered: {sorted(offered)}"
-            )
-        if len(submission.tests) > self.settings.max_tests:
-            raise SubmissionError("tests", f"{len(submission.tests)} tests exceed the maximum {self.settings.max_tests}")
-        size = len(submission.code.encode()) + sum(len(t.encode()) for t in submission.files.values())
-        if size > self.settings.max_code_bytes:
-            raise SubmissionError("code", f"{size} bytes of code and files exceed the maximum {self.settings.max_code_bytes}")
-        if spec.source_file in submission.files:
-            raise SubmissionError(f"files.{spec.source_file}", "collides with the main source file")
-        for index, test in enumerate(submission.tests):
-            if isinstance(test, (CallTest, AssertTest)) and not spec.harness:
-                raise SubmissionError(
-                    f"tests.{index}.type", f"{test.type} tests need a language with a harness (python), not {spec.name}"
-                )
-        return spec, resolve_limits(self.settings, spec, submission.limits)
+        return validate_submission(submission, self.backend.offered_languages(), self.settings)
 
     # -- scoring ---------------------------------------------------------------
     def score(self, submission: Submission) -> Result:
@@ -84,6 +67,48 @@ class Judge:
         except SandboxError as exc:
             log.error("sandbox_error for a %s submission: %s", spec.name, exc)
             return Result(status="sandbox_error", verdict=Verdict.sandbox_error, reward=None, error=str(exc))
+
+    def run(self, request: RunRequest) -> RunResult:
+        """Run a program once on ``request.stdin``, no tests. Raises
+        SubmissionError for bad input; our faults become sandbox_error."""
+        spec, limits = validate_submission(request, self.backend.offered_languages(), self.settings)
+        try:
+            with self.backend.session(spec.name, limits.memory_limit_mb) as session:
+                self._prepare(session, spec, request.code, request.files)
+                compiled = CompileResult(status="skipped")
+                if spec.compiled:
+                    compiled = self._compile(session, spec, limits)
+                    if compiled.status == "error":
+                        return RunResult(status="completed", verdict=Verdict.compile_error, compile=compiled)
+                record = self._exec(
+                    session, {"argv": list(spec.run), "stdin": request.stdin, "limits": self._run_limits(limits)},
+                    limits.wall_time_limit_s,
+                )
+        except SandboxError as exc:
+            log.error("sandbox_error for a %s run: %s", spec.name, exc)
+            return RunResult(status="sandbox_error", verdict=Verdict.sandbox_error, error=str(exc))
+        verdict, reason = self._limit_verdict(record)
+        stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
+        stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
+        return RunResult(
+            status="completed",
+            verdict=verdict or Verdict.accepted,
+            reason=reason,
+            compile=compiled,
+            stdout=stdout,
+            stderr=stderr,
+            truncated=cut_out or cut_err or record["stdout_truncated"] or record["stderr_truncated"],
+            exit_code=record["exit_code"],
+            signal=record["signal"],
+            cpu_time_s=record["cpu_time_s"],
+            wall_time_s=record["wall_time_s"],
+            peak_memory_kb=record["peak_memory_kb"],
+        )
+
+    def _prepare(self, session: Session, spec: LanguageSpec, code: str, files: dict[str, str]) -> None:
+        reply = session.call({"op": "prepare", "files": {spec.source_file: code, **files}}, timeout_s=REPLY_MARGIN_S)
+        if not reply.get("ok"):
+            raise SandboxError(f"could not write the job's files: {reply.get('error')}")
 
     def _exec(self, session: Session, request: dict[str, Any], wall_s: float) -> dict[str, Any]:
         reply = session.call({"op": "exec", **request}, timeout_s=wall_s + REPLY_MARGIN_S)
@@ -133,10 +158,7 @@ class Judge:
         return CompileResult(status="ok" if ok else "error", log=log_text, time_s=record["wall_time_s"])
 
     def _run(self, session: Session, spec: LanguageSpec, limits: Limits, submission: Submission) -> Result:
-        files = {spec.source_file: submission.code, **submission.files}
-        reply = session.call({"op": "prepare", "files": files}, timeout_s=REPLY_MARGIN_S)
-        if not reply.get("ok"):
-            raise SandboxError(f"could not write the job's files: {reply.get('error')}")
+        self._prepare(session, spec, submission.code, submission.files)
         total = len(submission.tests)
         compile_result = CompileResult(status="skipped")
         if spec.compiled:

@@ -58,3 +58,22 @@ class Result(BaseModel):
     flags: list[str] = Field(default_factory=list, description="Detected behaviours, e.g. early_exit, non_plain_return.")
     error: str | None = Field(None, description="For sandbox_error: what failed on our side.")
     cached: bool = False
+
+
+class RunResult(BaseModel):
+    """Outcome of ``POST /v1/run``: the program's own record, no judging.
+    ``verdict`` is accepted for a clean exit, else why it stopped."""
+
+    status: Literal["completed", "sandbox_error"]
+    verdict: Verdict
+    reason: str | None = None
+    compile: CompileResult | None = None
+    stdout: str = ""
+    stderr: str = ""
+    truncated: bool = False
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_time_s: float | None = None
+    wall_time_s: float | None = None
+    peak_memory_kb: int | None = None
+    error: str | None = None

@@ -133,3 +133,24 @@ class Submission(_Strict):
     def __repr_args__(self) -> Any:  # keep submitted code out of reprs and logs
         for key, value in super().__repr_args__():
             yield (key, f"<{len(value)} chars>" if key == "code" else value)
+
+
+class RunRequest(_Strict):
+    """Plain execution without tests (``POST /v1/run``)."""
+
+    language: str = Field(..., min_length=1, max_length=32, examples=["python"])
+    code: str = Field(..., description="Source of the main file.", examples=["print(input()[::-1])\n"])
+    files: dict[str, str] = Field(default_factory=dict, description="Extra files {relative path: text}.")
+    stdin: str = Field("", description="Text given on stdin (EOF after it).", examples=["abc\n"])
+    limits: LimitsRequest = Field(default_factory=LimitsRequest)
+
+    @field_validator("files")
+    @classmethod
+    def _paths_stay_inside(cls, files: dict[str, str]) -> dict[str, str]:
+        for path in files:
+            safe_relpath(path)
+        return files
+
+    def __repr_args__(self) -> Any:  # keep submitted code out of reprs and logs
+        for key, value in super().__repr_args__():
+            yield (key, f"<{len(value)} chars>" if key == "code" else value)

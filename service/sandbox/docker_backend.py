@@ -33,6 +33,7 @@ from service.core.errors import SandboxError
 from service.core.settings import Settings
 from service.languages import LanguageSpec, registry
 from service.sandbox.base import EXECUTOR_VERSION, REPLY_MARGIN_S, Backend, Channel, Session
+from service.sandbox.metrics import POOL_SIZE, SANDBOX_RUN, SANDBOX_START
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ class Sandbox:
                 f"image {settings.image_prefix}{self.spec.name} carries executor {hello.get('version')}, "
                 f"this host has {EXECUTOR_VERSION}: rebuild the images (make images)"
             )
-        self.backend.metrics_start(time.monotonic() - started)
+        self.backend.metrics_start(time.monotonic() - started, self.spec.name)
 
     def set_memory(self, memory_limit_mb: int) -> None:
         if memory_limit_mb == self.memory_limit_mb or self.container is None:
@@ -180,12 +181,11 @@ class DockerBackend(Backend):
         self._sizes: dict[str, int] = {}
         self._pool_lock = threading.Lock()
         self._closed = False
-        self.start_times_s: list[float] = []
         # containers must not outlive the process that started them
         atexit.register(self.close)
 
-    def metrics_start(self, seconds: float) -> None:
-        self.start_times_s.append(seconds)
+    def metrics_start(self, seconds: float, language: str = "") -> None:
+        SANDBOX_START.labels("docker", language).observe(seconds)
 
     def candidate_languages(self) -> list[str]:
         names = []
@@ -281,6 +281,7 @@ class DockerBackend(Backend):
     def session(self, language: str, memory_limit_mb: int) -> Iterator[Session]:
         sandbox = self._acquire(language)
         healthy = False
+        started = time.monotonic()
         try:
             sandbox.set_memory(memory_limit_mb)
             yield DockerSession(sandbox)
@@ -292,11 +293,15 @@ class DockerBackend(Backend):
         except docker.errors.DockerException as exc:
             raise SandboxError(f"docker: {exc}") from exc
         finally:
+            SANDBOX_RUN.labels("docker", language).observe(time.monotonic() - started)
             self._release(sandbox, healthy)
 
     def pool_sizes(self) -> dict[str, int]:
         with self._pool_lock:
-            return dict(self._sizes)
+            sizes = dict(self._sizes)
+        for language, size in sizes.items():
+            POOL_SIZE.labels(language).set(size)
+        return sizes
 
     def close(self) -> None:
         if self._closed:

@@ -19,6 +19,7 @@ import os
 import shutil
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,7 @@ from service.core.errors import SandboxError
 from service.core.settings import Settings
 from service.languages import registry
 from service.sandbox.base import REPLY_MARGIN_S, Backend, Channel, Session
+from service.sandbox.metrics import SANDBOX_RUN, SANDBOX_START
 
 log = logging.getLogger(__name__)
 
@@ -155,9 +157,12 @@ class LocalBackend(Backend):
 
     @contextmanager
     def session(self, language: str, memory_limit_mb: int) -> Iterator[Session]:
+        started = time.monotonic()
         session = LocalSession(self.settings, language)
+        SANDBOX_START.labels("local", language).observe(time.monotonic() - started)
         try:
             yield session
         finally:
             # the whole pid namespace dies with bwrap: nothing survives the job
             session.close()
+            SANDBOX_RUN.labels("local", language).observe(time.monotonic() - started)
