@@ -81,7 +81,8 @@ class Judge:
                     if compiled.status == "error":
                         return RunResult(status="completed", verdict=Verdict.compile_error, compile=compiled)
                 record = self._exec(
-                    session, {"argv": list(spec.run), "stdin": request.stdin, "limits": self._run_limits(limits)},
+                    session,
+                    {**self._program(spec, request.files), "stdin": request.stdin, "limits": self._run_limits(limits)},
                     limits.wall_time_limit_s,
                 )
         except SandboxError as exc:
@@ -104,6 +105,15 @@ class Judge:
             wall_time_s=record["wall_time_s"],
             peak_memory_kb=record["peak_memory_kb"],
         )
+
+    @staticmethod
+    def _program(spec: LanguageSpec, files: dict[str, str]) -> dict[str, Any]:
+        """How to start the program: the spec's run argv, or the warm python
+        harness when the language allows it and no extra file could shadow a
+        module the warm interpreter already holds."""
+        if spec.warm_script and not files:
+            return {"harness": "script", "spec": {"filename": spec.source_file}}
+        return {"argv": list(spec.run)}
 
     def _prepare(self, session: Session, spec: LanguageSpec, code: str, files: dict[str, str]) -> None:
         reply = session.call({"op": "prepare", "files": {spec.source_file: code, **files}}, timeout_s=REPLY_MARGIN_S)
@@ -219,7 +229,7 @@ class Judge:
     ) -> TestResult:
         request: dict[str, Any] = {"limits": run_limits, "stdin": ""}
         if isinstance(test, StdioTest):
-            request.update(argv=list(spec.run), stdin=test.input)
+            request.update(self._program(spec, submission.files), stdin=test.input)
         elif isinstance(test, CallTest):
             try:
                 args = [plain.encode(a) for a in test.args]

@@ -9,6 +9,7 @@ Adding a language means adding its spec here and its image folder under
     run          argv run once per test
     version      argv printing the toolchain version
     harness      true if call/assert tests are supported (python harness)
+    warm_script  true if stdio runs may use the warm python harness instead of ``run``
     selftest     an echo program; the language is offered only if it passes
     [limits]     optional overrides of the settings' defaults (same names)
 """
@@ -33,6 +34,7 @@ class LanguageSpec:
     selftest: str
     compile: tuple[str, ...] | None = None
     harness: bool = False
+    warm_script: bool = False
     limits: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -51,6 +53,7 @@ def _load(path: Path) -> LanguageSpec:
             selftest=data["selftest"].lstrip("\n"),
             compile=tuple(data["compile"]) if "compile" in data else None,
             harness=bool(data.get("harness", False)),
+            warm_script=bool(data.get("warm_script", False)),
             limits=dict(data.get("limits", {})),
         )
     except KeyError as exc:

@@ -290,4 +290,60 @@ def run_checker(spec: dict[str, Any], result_fd: int) -> int:
     return _report(result_fd, {"passed": verdict is True or verdict == 1, "error": None})
 
 
-MODES = {"call": run_call, "assert": run_assert, "checker": run_checker}
+EXECUTOR_MODULES = ("harness", "plain", "protocol", "spawn", "server")
+
+
+def run_script(spec: dict[str, Any], result_fd: int) -> int:
+    """Run ``spec["filename"]`` as ``python3 <filename>`` would, in this warm
+    interpreter: ``__main__``, argv, sys.path[0] = cwd, UTF-8 stdio, traceback
+    and exit status as python3 gives them, atexit handlers and non-daemon
+    threads finished before exit. Returns the exit status."""
+    import runpy
+    import threading
+    import traceback
+
+    os.close(result_fd)
+    _fresh_stdio()
+    _install_site_builtins()
+    for name in EXECUTOR_MODULES:  # a submission's own module of that name must win
+        sys.modules.pop(name, None)
+    sys.argv = [spec["filename"]]
+    sys.path[0:0] = [os.getcwd()]
+    code = 0
+    try:
+        try:
+            runpy.run_path(spec["filename"], run_name="__main__")
+        finally:
+            threading._shutdown()  # type: ignore[attr-defined]  # join non-daemon threads, as python3 does
+    except SystemExit as exc:
+        code = _exit_status(exc.code)
+    except BaseException as exc:  # noqa: BLE001 - the program's uncaught exception, printed as python3 does
+        traceback.print_exception(exc)
+        code = 1
+    try:
+        import atexit
+
+        atexit._run_exitfuncs()
+    except BaseException:  # noqa: BLE001 - an atexit failure is the program's, python3 prints and goes on
+        pass
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    except BaseException as exc:  # noqa: BLE001
+        traceback.print_exception(exc)
+        code = code or 120  # python3's status when flushing stdout fails at exit
+    _flush()
+    return code
+
+
+def _exit_status(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value & 0xFF
+    print(value, file=sys.stderr)
+    return 1
+
+
+MODES = {"call": run_call, "assert": run_assert, "checker": run_checker, "script": run_script}
