@@ -67,7 +67,8 @@ def measure(mode: str, client: httpx.Client, trivial_n: int) -> None:
         assert response.json()["verdict"] == "accepted", response.text
     ordered = sorted(latencies)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * (len(ordered) - 1) + 0.5))]
-    print(f"{mode:10} trivial POST /v1/score: p50 {statistics.median(latencies):.1f} ms, p99 {p99:.1f} ms ({trivial_n} sequential)")
+    p50 = statistics.median(latencies)
+    print(f"{mode:10} trivial POST /v1/score: p50 {p50:.1f} ms, p99 {p99:.1f} ms ({trivial_n} sequential)")
     problems = humaneval.load_problems()
     subs = [
         humaneval.to_submission(p, p["canonical_solution"]).model_dump(mode="json")

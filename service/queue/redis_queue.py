@@ -32,6 +32,11 @@ TASK = "service.worker.tasks.process_task"
 PREFIX = "rewardbox"
 LANGUAGES_KEY = f"{PREFIX}:languages"
 MAINTENANCE_INTERVAL_S = 2.0
+# Submissions per RQ job: a batch is cut into chunks so RQ's per-job cost is
+# paid per chunk, with about CHUNKS_PER_WORKER chunks per worker to spread it.
+MAX_CHUNK = 16
+CHUNKS_PER_WORKER = 4
+CACHE_LANGUAGES_S = 2.0
 # A job's own deadline in RQ: generous, the sandbox enforces the real limits.
 JOB_TIMEOUT_FLOOR_S = 60
 
@@ -60,6 +65,10 @@ class RedisQueue(JobQueue):
         # XREAD BLOCK needs a connection without a read timeout shorter than the wait
         self.blocking = Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=None)
         self.queue = Queue(settings.queue_name, connection=self.redis, serializer=JSONSerializer)
+        self._languages: dict[str, str] = {}
+        self._languages_at = -CACHE_LANGUAGES_S
+        self._workers = 1
+        self._workers_at = -CACHE_LANGUAGES_S
         self._stop = threading.Event()
         self._maintenance = threading.Thread(target=self._maintain, name="rq-maintenance", daemon=True)
         self._maintenance.start()
@@ -81,71 +90,91 @@ class RedisQueue(JobQueue):
         compile_s = limits.get("compile_time_limit_s") or self.settings.max_compile_time_limit_s
         return int(max(JOB_TIMEOUT_FLOOR_S, tests * (wall + 1) + compile_s + 30))
 
+    def _chunk_size(self, count: int) -> int:
+        now = time.monotonic()
+        if now - self._workers_at > CACHE_LANGUAGES_S:
+            self._workers = max(1, Worker.count(connection=self.redis, queue=self.queue))
+            self._workers_at = now
+        return max(1, min(MAX_CHUNK, count // (self._workers * CHUNKS_PER_WORKER)))
+
     def submit(self, payloads: list[dict[str, Any]]) -> list[str]:
+        """Item ids are ``<rq job id>:<index in its chunk>``."""
         try:
             depth = self.queue.count
             if depth + len(payloads) > self.settings.max_queue_depth:
                 raise QueueFull(depth, self.settings.max_queue_depth)
+            size = self._chunk_size(len(payloads))
+            chunks = [payloads[i : i + size] for i in range(0, len(payloads), size)]
             retry = Retry(max=self.settings.job_retries) if self.settings.job_retries else None
             data = [
                 Queue.prepare_data(
                     TASK,
-                    args=(payload,),
-                    timeout=self._job_timeout(payload),
+                    args=(chunk,),
+                    timeout=sum(self._job_timeout(p) for p in chunk),
                     result_ttl=self.settings.result_ttl_s,
                     failure_ttl=self.settings.result_ttl_s,
                     ttl=self.settings.result_ttl_s,
                     retry=retry,
                 )
-                for payload in payloads
+                for chunk in chunks
             ]
             with self.redis.pipeline() as pipe:
                 jobs = self.queue.enqueue_many(data, pipeline=pipe)
                 pipe.execute()
         except redis.RedisError as exc:
             raise _redis_down(exc) from exc
-        return [job.id for job in jobs]
+        return [f"{job.id}:{index}" for job, chunk in zip(jobs, chunks, strict=True) for index in range(len(chunk))]
 
-    def _result_of(self, job: Job, rq_result: RQResult, kind: str) -> dict[str, Any]:
-        if rq_result.type == RQResult.Type.SUCCESSFUL and isinstance(rq_result.return_value, dict):
-            return rq_result.return_value
+    def _results_of(self, job: Job, rq_result: RQResult) -> list[dict[str, Any]]:
+        chunk = job.args[0] if job.args else []
+        value = rq_result.return_value
+        if rq_result.type == RQResult.Type.SUCCESSFUL and isinstance(value, list) and len(value) == len(chunk):
+            return value
         reason = (rq_result.exc_string or "job failed").strip().splitlines()[-1][:500]
-        return sandbox_error_result(kind, f"job {job.id} failed after retries: {reason}")
+        return [sandbox_error_result(p["kind"], f"job {job.id} failed after retries: {reason}") for p in chunk]
 
     def wait(self, ids: list[str], timeout_s: float) -> list[dict[str, Any] | None]:
         deadline = time.monotonic() + timeout_s
-        results: list[dict[str, Any] | None] = []
+        chunks: dict[str, list[dict[str, Any]] | None] = {}
         try:
-            for item_id in ids:
+            for rq_id in dict.fromkeys(item_id.rsplit(":", 1)[0] for item_id in ids):
                 try:
-                    job = Job.fetch(item_id, connection=self.blocking, serializer=JSONSerializer)
+                    job = Job.fetch(rq_id, connection=self.blocking, serializer=JSONSerializer)
                 except NoSuchJobError:
-                    results.append(None)
+                    chunks[rq_id] = None
                     continue
                 remaining = deadline - time.monotonic()
                 # XREAD BLOCK on the job's result stream: no polling
                 rq_result = RQResult.fetch_latest(job, serializer=JSONSerializer, timeout=max(1, int(remaining + 0.999)))
-                kind = job.args[0]["kind"] if job.args else "score"
-                results.append(self._result_of(job, rq_result, kind) if rq_result else None)
+                chunks[rq_id] = self._results_of(job, rq_result) if rq_result else None
         except redis.RedisError as exc:
             raise _redis_down(exc) from exc
-        return results
+        answers: list[dict[str, Any] | None] = []
+        for item_id in ids:
+            rq_id, _, index = item_id.rpartition(":")
+            results = chunks.get(rq_id)
+            answers.append(results[int(index)] if results is not None else None)
+        return answers
 
     def state(self, item_id: str) -> ItemState | None:
+        rq_id, _, index = item_id.rpartition(":")
+        if not rq_id or not index.isdigit():
+            return None
         try:
             try:
-                job = Job.fetch(item_id, connection=self.redis, serializer=JSONSerializer)
+                job = Job.fetch(rq_id, connection=self.redis, serializer=JSONSerializer)
             except NoSuchJobError:
                 return None
+            if not job.args or int(index) >= len(job.args[0]):
+                return None
             status = job.get_status(refresh=False)
-            kind = job.args[0]["kind"] if job.args else "score"
             if status in (JobStatus.FINISHED, JobStatus.FAILED):
                 rq_result = RQResult.fetch_latest(job, serializer=JSONSerializer)
                 if rq_result is None:
+                    kind = job.args[0][int(index)]["kind"]
                     return ItemState("failed", sandbox_error_result(kind, "result expired or missing"))
-                result = self._result_of(job, rq_result, kind)
-                failed = status == JobStatus.FAILED
-                return ItemState("failed" if failed else "completed", result)
+                result = self._results_of(job, rq_result)[int(index)]
+                return ItemState("failed" if status == JobStatus.FAILED else "completed", result)
             if status == JobStatus.STARTED:
                 return ItemState("running")
             return ItemState("queued")
@@ -159,11 +188,15 @@ class RedisQueue(JobQueue):
             raise _redis_down(exc) from exc
 
     def languages(self) -> dict[str, str]:
-        try:
-            raw = self.redis.hgetall(LANGUAGES_KEY)
-        except redis.RedisError as exc:
-            raise _redis_down(exc) from exc
-        return {_text(k): _text(v) for k, v in raw.items()}
+        now = time.monotonic()
+        if now - self._languages_at > CACHE_LANGUAGES_S:
+            try:
+                raw = self.redis.hgetall(LANGUAGES_KEY)
+            except redis.RedisError as exc:
+                raise _redis_down(exc) from exc
+            self._languages = {_text(k): _text(v) for k, v in raw.items()}
+            self._languages_at = now
+        return dict(self._languages)
 
     def readiness(self) -> tuple[bool, str]:
         try:

@@ -44,19 +44,24 @@ def process(payload: dict[str, Any], judge: Judge) -> dict[str, Any]:
     return outcome.model_dump(mode="json")
 
 
-def process_task(payload: dict[str, Any]) -> dict[str, Any]:
-    """RQ entry point (``service.worker.tasks.process_task``)."""
+def process_task(payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """RQ entry point (``service.worker.tasks.process_task``): a chunk of
+    payloads, judged in order; returns their results in the same order."""
     from rq import get_current_job
 
     if JUDGE is None:
         raise RetryableSandboxError("worker has no judge (not started through `rewardbox worker`)")
-    result = process(payload, JUDGE)
     job = get_current_job()
-    if result["status"] == "sandbox_error" and job is not None and (job.retries_left or 0) > 0:
-        log.warning("job %s: sandbox_error, retrying (%s left): %s", job.id, job.retries_left, result.get("error"))
-        raise RetryableSandboxError(result.get("error") or "sandbox_error")
-    if result["status"] == "completed" and payload.get("cache_key") and job is not None:
+    results = [process(payload, JUDGE) for payload in payloads]
+    failed = [r for r in results if r["status"] == "sandbox_error"]
+    if failed and job is not None and (job.retries_left or 0) > 0:
+        log.warning("job %s: %d sandbox_error(s), retrying (%s left): %s", job.id, len(failed), job.retries_left,
+                    failed[0].get("error"))
+        raise RetryableSandboxError(failed[0].get("error") or "sandbox_error")
+    if job is not None:
         from service.queue.redis_queue import store_cached
 
-        store_cached(job.connection, payload["cache_key"], result)
-    return result
+        for payload, result in zip(payloads, results, strict=True):
+            if result["status"] == "completed" and payload.get("cache_key"):
+                store_cached(job.connection, payload["cache_key"], result)
+    return results

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
 from service.api import scoring
 from service.api.deps import QueueDep, SettingsDep
@@ -21,11 +22,11 @@ def _run(queue: QueueDep, settings: SettingsDep, request: RunRequest) -> scoring
 
 
 @router.post("/run", response_model=RunResult)
-async def run(queue: QueueDep, settings: SettingsDep, request: RunRequest) -> dict[str, object]:
+async def run(queue: QueueDep, settings: SettingsDep, request: RunRequest) -> JSONResponse:
     """Run a program once on the given stdin: stdout, stderr, exit code, time, memory, verdict."""
     item = await run_in_threadpool(_run, queue, settings, request)
     if item.error is not None:
         raise HTTPException(status_code=422, detail=[item.error])
     if item.result is None:
         raise HTTPException(status_code=504, detail=f"no result in time; poll GET /v1/jobs/{item.id}")
-    return item.result
+    return JSONResponse(item.result)  # already a validated Result: skip re-validation

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, HTTPException
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 
 from service.api import scoring
 from service.api.deps import QueueDep, SettingsDep
@@ -26,7 +27,7 @@ def _score_many(queue: QueueDep, settings: SettingsDep, raw: list[object]) -> li
 @router.post("/score", response_model=Result, response_model_exclude_none=False)
 async def score(
     queue: QueueDep, settings: SettingsDep, submission: Annotated[Submission, Body(examples=[SUBMISSION_EXAMPLE])]
-) -> dict[str, object]:
+) -> JSONResponse:
     """Judge one submission and return its result (waits for it)."""
     items = await run_in_threadpool(_score_many, queue, settings, [submission.model_dump(mode="json")])
     item = items[0]
@@ -34,7 +35,7 @@ async def score(
         raise HTTPException(status_code=422, detail=[item.error])
     if item.result is None:
         raise HTTPException(status_code=504, detail=f"no result in time; poll GET /v1/jobs/{item.id}")
-    return item.result
+    return JSONResponse(item.result)  # already a validated Result: skip re-validation
 
 
 @router.post("/score/batch", response_model=BatchResponse)
