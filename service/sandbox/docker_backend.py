@@ -43,6 +43,9 @@ EXECUTOR_IN_CONTAINER = "/opt/rewardbox/executor/server.py"
 BOX = "/sandbox/box"
 USER_UID = 10001
 START_TIMEOUT_S = 30.0
+# Which process owns a container: a later process on the same host removes
+# the containers of owners that died without cleaning up (e.g. SIGKILL).
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
 ACQUIRE_TIMEOUT_S = 120.0
 
 
@@ -104,7 +107,7 @@ class Sandbox:
             memswap_limit=memory,
             nano_cpus=int(settings.container_cpus * 1e9),
             volumes={str(self.sock_dir): {"bind": SOCKET_IN_CONTAINER, "mode": "rw"}},
-            labels={LABEL: "1", f"{LABEL}.language": self.spec.name},
+            labels={LABEL: "1", f"{LABEL}.language": self.spec.name, f"{LABEL}.owner": OWNER},
             runtime=settings.docker_runtime,
             environment={},
             stdin_open=False,
@@ -183,6 +186,7 @@ class DockerBackend(Backend):
         self._closed = False
         # containers must not outlive the process that started them
         atexit.register(self.close)
+        self.removed_orphans = remove_orphans(self.client, settings.runtime_dir)
 
     def metrics_start(self, seconds: float, language: str = "") -> None:
         SANDBOX_START.labels("docker", language).observe(seconds)
@@ -325,6 +329,25 @@ def remove_stale_containers(client: docker.DockerClient | None = None) -> int:
     for container in client.containers.list(all=True, filters={"label": LABEL}):
         container.remove(force=True)
         removed += 1
+    return removed
+
+
+def remove_orphans(client: docker.DockerClient, runtime_dir: Path) -> int:
+    """Remove sandbox containers whose owning process on this host is gone."""
+    host = socket.gethostname()
+    removed = 0
+    for container in client.containers.list(all=True, filters={"label": LABEL}):
+        owner = container.labels.get(f"{LABEL}.owner", "")
+        owner_host, _, pid = owner.rpartition(":")
+        if owner_host != host or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+            continue
+        log.warning("removing %s, left by dead process %s", container.name, pid)
+        try:
+            container.remove(force=True)
+            removed += 1
+        except docker.errors.DockerException as exc:
+            log.warning("could not remove %s: %s", container.name, exc)
+        shutil.rmtree(runtime_dir / container.name, ignore_errors=True)
     return removed
 
 

@@ -27,11 +27,20 @@ from service.worker import tasks
 
 log = logging.getLogger(__name__)
 
+ANNOUNCE_INTERVAL_S = 3
+
 
 class LeasedWorker(SimpleWorker):
-    """SimpleWorker whose running job is leased for ``lease_s`` and renewed."""
+    """SimpleWorker whose running job is leased for ``lease_s`` and renewed,
+    and which registers itself again if Redis lost its key (a restart)."""
 
     lease_s = 6
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        if pipeline is None and not self.connection.exists(self.key):
+            log.warning("worker %s: registration lost (Redis restarted?), registering again", self.name)
+            self.register_birth()
+        super().heartbeat(timeout, pipeline=pipeline)
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         return self.lease_s
@@ -65,11 +74,11 @@ def _announce(redis_conn: Redis, languages: dict[str, str], stop: threading.Even
             with redis_conn.pipeline() as pipe:
                 if languages:
                     pipe.hset(LANGUAGES_KEY, mapping=dict(languages))  # type: ignore[arg-type]
-                pipe.expire(LANGUAGES_KEY, 30)
+                pipe.expire(LANGUAGES_KEY, ANNOUNCE_INTERVAL_S * 5)
                 pipe.execute()
         except Exception as exc:  # noqa: BLE001 - retried on the next beat
             log.warning("could not announce languages: %s", exc)
-        if stop.wait(10):
+        if stop.wait(ANNOUNCE_INTERVAL_S):
             return
 
 
