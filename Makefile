@@ -1,10 +1,11 @@
-# rewardbox: the two commands are `make eval` (score HumanEval's canonical
-# solutions in the sandbox) and `make test`. `make images` builds the sandboxes.
+# rewardbox: the two commands are `make serve` (the service) and `make test`.
+# `make images` builds the sandboxes; `make eval` scores HumanEval's canonical
+# solutions; `make bench` prints the benchmark figures.
 VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: install images eval test test-fast lint bench clean
+.PHONY: install images serve eval test test-fast lint bench clean
 
 install: $(BIN)/rewardbox
 $(BIN)/rewardbox: pyproject.toml
@@ -14,6 +15,9 @@ $(BIN)/rewardbox: pyproject.toml
 
 images:
 	sandbox_images/build.sh
+
+serve: install
+	$(BIN)/rewardbox serve
 
 eval: install
 	$(BIN)/rewardbox eval humaneval --solutions canonical
@@ -30,6 +34,7 @@ lint: install
 
 bench: install
 	$(BIN)/python bench/bench_core.py
+	$(BIN)/python bench/bench_gateway.py
 
 clean:
 	$(BIN)/rewardbox cleanup || true

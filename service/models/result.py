@@ -10,70 +10,81 @@ from service.models.verdict import Verdict
 
 
 class CompileResult(BaseModel):
-    status: Literal["ok", "error", "skipped"] = Field(..., description='"skipped" for interpreted languages.')
-    log: str = Field("", description="Compiler output (capped).")
-    time_s: float = Field(0.0, description="Wall time of the compile step, seconds.")
+    status: Literal["ok", "error", "skipped"] = Field(
+        ..., description='"skipped" for interpreted languages.', examples=["ok"]
+    )
+    log: str = Field("", description="Compiler output (capped at compile_log_limit_bytes).", examples=[""])
+    time_s: float = Field(0.0, description="Wall time of the compile step, seconds.", examples=[0.43])
 
 
 class TestResult(BaseModel):
     __test__ = False  # not a pytest class
 
-    verdict: Verdict
-    reason: str | None = Field(None, description='Why, e.g. "cpu time", "wall time", "signal 11", "exit code 1".')
-    cpu_time_s: float | None = None
-    wall_time_s: float | None = None
-    peak_memory_kb: int | None = None
-    exit_code: int | None = None
-    signal: int | None = None
-    stdout: str = Field("", description="Captured stdout (capped for the report).")
-    stderr: str = Field("", description="Captured stderr (capped for the report).")
-    truncated: bool = Field(False, description="stdout or stderr in this report is shorter than what was produced.")
+    verdict: Verdict = Field(..., examples=["accepted"])
+    reason: str | None = Field(
+        None, description='Why, e.g. "cpu time 2.01 s", "wall time 5.0 s", "killed by SIGSEGV", "exit code 1".',
+        examples=["exit code 1"],
+    )
+    cpu_time_s: float | None = Field(None, description="User + system CPU time of the run, seconds.", examples=[0.012])
+    wall_time_s: float | None = Field(None, description="Wall-clock time of the run, seconds.", examples=[0.014])
+    peak_memory_kb: int | None = Field(None, description="Peak resident memory (max RSS), KiB.", examples=[9520])
+    exit_code: int | None = Field(None, description="Exit status, or null if killed by a signal.", examples=[0])
+    signal: int | None = Field(None, description="Signal that ended the process, if any.", examples=[None])
+    stdout: str = Field("", description="Captured stdout (capped at report_output_bytes).", examples=["3\n"])
+    stderr: str = Field("", description="Captured stderr (capped at report_output_bytes).", examples=[""])
+    truncated: bool = Field(False, description="stdout or stderr here is shorter than what was produced.")
 
 
 class Usage(BaseModel):
-    cpu_time_s: float = 0.0
-    wall_time_s: float = 0.0
-    peak_memory_kb: int = 0
+    cpu_time_s: float = Field(0.0, description="Sum over the tests that ran, seconds.", examples=[0.05])
+    wall_time_s: float = Field(0.0, description="Sum over the tests that ran, seconds.", examples=[0.06])
+    peak_memory_kb: int = Field(0, description="Largest peak over the tests, KiB.", examples=[9520])
 
 
 class RewardBreakdown(BaseModel):
-    mode: str
-    compiled: bool
-    passed_fraction: float
-    all_passed: bool
-    penalties: dict[str, float] = Field(default_factory=dict)
-    components: dict[str, float] = Field(default_factory=dict, description="Each term of the reward.")
+    mode: str = Field(..., description="all_pass | fraction | weighted", examples=["all_pass"])
+    compiled: bool = Field(..., examples=[True])
+    passed_fraction: float = Field(..., description="Tests accepted / tests in the submission.", examples=[1.0])
+    all_passed: bool = Field(..., examples=[True])
+    penalties: dict[str, float] = Field(default_factory=dict, description="Subtracted terms (weighted mode).",
+                                        examples=[{"timeout": 0.1}])
+    components: dict[str, float] = Field(default_factory=dict, description="Each added term of the reward.",
+                                         examples=[{"compile": 0.2, "tests": 0.8}])
 
 
 class Result(BaseModel):
-    status: Literal["completed", "sandbox_error"]
-    verdict: Verdict
-    reward: float | None = Field(..., description="null for sandbox_error: an infra fault is not a training signal.")
+    status: Literal["completed", "sandbox_error"] = Field(
+        ..., description="sandbox_error: our fault (infra), never the program's.", examples=["completed"]
+    )
+    verdict: Verdict = Field(..., description="The first failing test's verdict, else accepted.", examples=["accepted"])
+    reward: float | None = Field(..., description="null for sandbox_error: an infra fault is not a training signal.",
+                                 examples=[1.0])
     reward_breakdown: RewardBreakdown | None = None
-    passed: int = 0
-    total: int = 0
+    passed: int = Field(0, description="Tests accepted.", examples=[2])
+    total: int = Field(0, description="Tests in the submission.", examples=[2])
     compile: CompileResult | None = None
-    tests: list[TestResult] = Field(default_factory=list)
+    tests: list[TestResult] = Field(default_factory=list, description="One record per test, in order.")
     usage: Usage = Field(default_factory=Usage)
-    flags: list[str] = Field(default_factory=list, description="Detected behaviours, e.g. early_exit, non_plain_return.")
-    error: str | None = Field(None, description="For sandbox_error: what failed on our side.")
-    cached: bool = False
+    flags: list[str] = Field(default_factory=list, description="Detected behaviours, e.g. early_exit, non_plain_return.",
+                             examples=[["early_exit"]])
+    error: str | None = Field(None, description="For sandbox_error: what failed on our side.", examples=[None])
+    cached: bool = Field(False, description="Answered from the result cache.", examples=[False])
 
 
 class RunResult(BaseModel):
     """Outcome of ``POST /v1/run``: the program's own record, no judging.
     ``verdict`` is accepted for a clean exit, else why it stopped."""
 
-    status: Literal["completed", "sandbox_error"]
-    verdict: Verdict
-    reason: str | None = None
+    status: Literal["completed", "sandbox_error"] = Field(..., examples=["completed"])
+    verdict: Verdict = Field(..., examples=["accepted"])
+    reason: str | None = Field(None, examples=[None])
     compile: CompileResult | None = None
-    stdout: str = ""
-    stderr: str = ""
+    stdout: str = Field("", examples=["cba\n"])
+    stderr: str = Field("", examples=[""])
     truncated: bool = False
-    exit_code: int | None = None
-    signal: int | None = None
-    cpu_time_s: float | None = None
-    wall_time_s: float | None = None
-    peak_memory_kb: int | None = None
-    error: str | None = None
+    exit_code: int | None = Field(None, examples=[0])
+    signal: int | None = Field(None, examples=[None])
+    cpu_time_s: float | None = Field(None, description="seconds", examples=[0.011])
+    wall_time_s: float | None = Field(None, description="seconds", examples=[0.012])
+    peak_memory_kb: int | None = Field(None, description="KiB", examples=[9400])
+    error: str | None = Field(None, description="For sandbox_error: what failed on our side.")
