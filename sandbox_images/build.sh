@@ -58,8 +58,11 @@ esac
 for lang in "${langs[@]}"; do
   ctx=$(mktemp -d)
   cp -r "$here/$lang/." "$ctx/"
-  mkdir -p "$ctx/executor"
+  mkdir -p "$ctx/executor" "$ctx/extra-ca"
   cp "$root"/service/sandbox/executor/*.py "$ctx/executor/"
+  # Extra CA certificates of this host (e.g. a TLS-inspecting proxy in front of
+  # the package registries), for build steps that download (npm).
+  cp /usr/local/share/ca-certificates/*.crt "$ctx/extra-ca/" 2>/dev/null || true
   echo "building rewardbox/sandbox-$lang from $base" >&2
   docker build -q --network host --build-arg "BASE=$base" -t "rewardbox/sandbox-$lang:latest" "$ctx" >/dev/null
   rm -rf "$ctx"

@@ -18,7 +18,7 @@ from service.judge.comparators import compare
 from service.judge.limits import Limits
 from service.judge.reward import compute_reward
 from service.judge.validate import validate_submission
-from service.languages import LanguageSpec
+from service.languages import LanguageSpec, render_argv
 from service.models.result import CompileResult, Result, RunResult, TestResult, Usage
 from service.models.submission import AssertTest, CallTest, RunRequest, StdioTest, Submission
 from service.models.verdict import Verdict
@@ -62,7 +62,7 @@ class Judge:
         failure of ours becomes a ``sandbox_error`` Result."""
         spec, limits = self.validate(submission)
         try:
-            with self.backend.session(spec.name, limits.memory_limit_mb) as session:
+            with self.backend.session(spec.name, self._sandbox_memory_mb(spec, limits)) as session:
                 return self._run(session, spec, limits, submission)
         except SandboxError as exc:
             log.error("sandbox_error for a %s submission: %s", spec.name, exc)
@@ -73,22 +73,23 @@ class Judge:
         SubmissionError for bad input; our faults become sandbox_error."""
         spec, limits = validate_submission(request, self.backend.offered_languages(), self.settings)
         try:
-            with self.backend.session(spec.name, limits.memory_limit_mb) as session:
-                self._prepare(session, spec, request.code, request.files)
+            with self.backend.session(spec.name, self._sandbox_memory_mb(spec, limits)) as session:
+                source = self._prepare(session, spec, request.code, request.files)
                 compiled = CompileResult(status="skipped")
                 if spec.compiled:
-                    compiled = self._compile(session, spec, limits)
+                    compiled = self._compile(session, spec, source, limits)
                     if compiled.status == "error":
                         return RunResult(status="completed", verdict=Verdict.compile_error, compile=compiled)
                 record = self._exec(
                     session,
-                    {**self._program(spec, request.files), "stdin": request.stdin, "limits": self._run_limits(limits)},
+                    {**self._program(spec, source, request.files, limits), "stdin": request.stdin,
+                     "limits": self._run_limits(limits)},
                     limits.wall_time_limit_s,
                 )
         except SandboxError as exc:
             log.error("sandbox_error for a %s run: %s", spec.name, exc)
             return RunResult(status="sandbox_error", verdict=Verdict.sandbox_error, error=str(exc))
-        verdict, reason = self._limit_verdict(record)
+        verdict, reason = self._limit_verdict(record, spec)
         stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
         stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
         return RunResult(
@@ -107,18 +108,21 @@ class Judge:
         )
 
     @staticmethod
-    def _program(spec: LanguageSpec, files: dict[str, str]) -> dict[str, Any]:
+    def _program(spec: LanguageSpec, source: str, files: dict[str, str], limits: Limits) -> dict[str, Any]:
         """How to start the program: the spec's run argv, or the warm python
         harness when the language allows it and no extra file could shadow a
         module the warm interpreter already holds."""
         if spec.warm_script and not files:
-            return {"harness": "script", "spec": {"filename": spec.source_file}}
-        return {"argv": list(spec.run)}
+            return {"harness": "script", "spec": {"filename": source}}
+        return {"argv": render_argv(spec.run, source, limits.memory_limit_mb), "env": spec.env}
 
-    def _prepare(self, session: Session, spec: LanguageSpec, code: str, files: dict[str, str]) -> None:
-        reply = session.call({"op": "prepare", "files": {spec.source_file: code, **files}}, timeout_s=REPLY_MARGIN_S)
+    def _prepare(self, session: Session, spec: LanguageSpec, code: str, files: dict[str, str]) -> str:
+        """Write the job's files; returns the main source file's name."""
+        source = spec.source_file_for(code)
+        reply = session.call({"op": "prepare", "files": {source: code, **files}}, timeout_s=REPLY_MARGIN_S)
         if not reply.get("ok"):
             raise SandboxError(f"could not write the job's files: {reply.get('error')}")
+        return source
 
     def _exec(self, session: Session, request: dict[str, Any], wall_s: float) -> dict[str, Any]:
         reply = session.call({"op": "exec", **request}, timeout_s=wall_s + REPLY_MARGIN_S)
@@ -141,13 +145,20 @@ class Judge:
     def _max_processes(self) -> int | None:
         return self.settings.local_max_processes if self.backend.name == "local" else None
 
-    def _compile(self, session: Session, spec: LanguageSpec, limits: Limits) -> CompileResult:
+    def _sandbox_memory_mb(self, spec: LanguageSpec, limits: Limits) -> int:
+        """The sandbox must hold the compiler as well as the program."""
+        if spec.compiled:
+            return max(limits.memory_limit_mb, self.settings.compile_memory_limit_mb)
+        return limits.memory_limit_mb
+
+    def _compile(self, session: Session, spec: LanguageSpec, source: str, limits: Limits) -> CompileResult:
         assert spec.compile is not None
         wall = limits.compile_time_limit_s
         record = self._exec(
             session,
             {
-                "argv": list(spec.compile),
+                "argv": render_argv(spec.compile, source, self.settings.compile_memory_limit_mb),
+                "env": spec.env,
                 "stdin": "",
                 "limits": {
                     "cpu_time_s": wall,
@@ -168,11 +179,11 @@ class Judge:
         return CompileResult(status="ok" if ok else "error", log=log_text, time_s=record["wall_time_s"])
 
     def _run(self, session: Session, spec: LanguageSpec, limits: Limits, submission: Submission) -> Result:
-        self._prepare(session, spec, submission.code, submission.files)
+        source = self._prepare(session, spec, submission.code, submission.files)
         total = len(submission.tests)
         compile_result = CompileResult(status="skipped")
         if spec.compiled:
-            compile_result = self._compile(session, spec, limits)
+            compile_result = self._compile(session, spec, source, limits)
             if compile_result.status == "error":
                 reward, breakdown = compute_reward(submission.reward, False, [], total)
                 return Result(
@@ -192,7 +203,7 @@ class Judge:
             if failed and submission.stop_on_first_failure:
                 results.append(TestResult(verdict=Verdict.skipped, reason="stop_on_first_failure"))
                 continue
-            result = self._run_test(session, spec, limits, run_limits, submission, test, flags)
+            result = self._run_test(session, spec, source, limits, run_limits, submission, test, flags)
             results.append(result)
             failed = failed or result.verdict != Verdict.accepted
         verdicts = [r.verdict for r in results]
@@ -221,6 +232,7 @@ class Judge:
         self,
         session: Session,
         spec: LanguageSpec,
+        source: str,
         limits: Limits,
         run_limits: dict[str, Any],
         submission: Submission,
@@ -229,17 +241,17 @@ class Judge:
     ) -> TestResult:
         request: dict[str, Any] = {"limits": run_limits, "stdin": ""}
         if isinstance(test, StdioTest):
-            request.update(self._program(spec, submission.files), stdin=test.input)
+            request.update(self._program(spec, source, submission.files, limits), stdin=test.input)
         elif isinstance(test, CallTest):
             try:
                 args = [plain.encode(a) for a in test.args]
             except plain.NonPlainValue as exc:  # pragma: no cover - JSON is always plain
                 raise SubmissionError("tests.args", str(exc)) from None
-            request.update(harness="call", spec={"filename": spec.source_file, "fn_name": test.fn_name, "args": args})
+            request.update(harness="call", spec={"filename": source, "fn_name": test.fn_name, "args": args})
         else:
-            request.update(harness="assert", spec={"filename": spec.source_file, "test_code": test.code})
+            request.update(harness="assert", spec={"filename": source, "test_code": test.code})
         record = self._exec(session, request, limits.wall_time_limit_s)
-        verdict, reason = self._limit_verdict(record)
+        verdict, reason = self._limit_verdict(record, spec)
         outcome = record.get("result")
         if outcome:
             flags.update(outcome.get("flags", []))
@@ -270,9 +282,13 @@ class Judge:
         )
 
     @staticmethod
-    def _limit_verdict(record: dict[str, Any]) -> tuple[Verdict | None, str | None]:
+    def _limit_verdict(record: dict[str, Any], spec: LanguageSpec) -> tuple[Verdict | None, str | None]:
         """Verdicts decided by how the process ended, before any output is read."""
         hit = record["limit_hit"]
+        failed = record["signal"] is not None or record["exit_code"] != 0
+        if hit is None and failed and any(marker in record["stderr"] for marker in spec.mle_markers):
+            # the runtime's own heap cap (sized from the limit) was reached
+            return Verdict.memory_limit_exceeded, "the runtime's heap limit was reached"
         if hit == "time_cpu":
             return Verdict.time_limit_exceeded, f"cpu time {record['cpu_time_s']} s"
         if hit == "time_wall":

@@ -32,7 +32,7 @@ def run_selftest(backend: Backend, spec: LanguageSpec) -> tuple[bool, str]:
     )
     limits = resolve_limits(settings, spec, LimitsRequest())
     try:
-        with backend.session(spec.name, limits.memory_limit_mb) as session:
+        with backend.session(spec.name, judge._sandbox_memory_mb(spec, limits)) as session:  # noqa: SLF001
             result = judge._run(session, spec, limits, submission)  # noqa: SLF001 - bypasses the offered check
             version = _version(judge, session, spec, limits)
     except SandboxError as exc:
@@ -50,7 +50,7 @@ def _version(judge: object, session: object, spec: LanguageSpec, limits: object)
     assert isinstance(judge, Judge) and isinstance(session, Session)
     record = judge._exec(  # noqa: SLF001
         session,
-        {"argv": list(spec.version), "stdin": "", "limits": judge._run_limits(limits)},  # type: ignore[arg-type]  # noqa: SLF001
+        {"argv": list(spec.version), "env": spec.env, "stdin": "", "limits": judge._run_limits(limits)},  # type: ignore[arg-type]  # noqa: SLF001
         10.0,
     )
     text = (record["stdout"] or record["stderr"]).strip().splitlines()

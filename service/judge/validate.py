@@ -24,8 +24,9 @@ def check_code(settings: Settings, spec: LanguageSpec, code: str, files: dict[st
     size = len(code.encode()) + sum(len(text.encode()) for text in files.values())
     if size > settings.max_code_bytes:
         raise SubmissionError("code", f"{size} bytes of code and files exceed the maximum {settings.max_code_bytes}")
-    if spec.source_file in files:
-        raise SubmissionError(f"files.{spec.source_file}", "collides with the main source file")
+    source = spec.source_file_for(code)
+    if source in files:
+        raise SubmissionError(f"files.{source}", "collides with the main source file")
 
 
 def validate_submission(

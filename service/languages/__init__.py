@@ -11,11 +11,22 @@ Adding a language means adding its spec here and its image folder under
     harness      true if call/assert tests are supported (python harness)
     warm_script  true if stdio runs may use the warm python harness instead of ``run``
     selftest     an echo program; the language is offered only if it passes
+    source_name_pattern  regex whose first group names the source file (Java's
+                 public class); the extension of ``source_file`` is kept
+    mle_markers  stderr texts of a failed run that mean the runtime's own heap
+                 limit was hit (JVM, V8): memory_limit_exceeded
+    host_paths   extra host paths the local backend mounts read-only
+    [env]        environment for compile and run (e.g. Go's cache in /tmp)
     [limits]     optional overrides of the settings' defaults (same names)
+
+argv templates may use {source} (file name), {stem} (file name without
+extension), {memory_limit_mb} and {heap_mb} (the memory limit less 64 MiB of
+runtime overhead, at least 32).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,11 +46,37 @@ class LanguageSpec:
     compile: tuple[str, ...] | None = None
     harness: bool = False
     warm_script: bool = False
+    source_name_pattern: str | None = None
+    mle_markers: tuple[str, ...] = ()
+    host_paths: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
     limits: dict[str, Any] = field(default_factory=dict)
 
     @property
     def compiled(self) -> bool:
         return self.compile is not None
+
+    def source_file_for(self, code: str) -> str:
+        """The file name ``code`` must have (Java: its public class)."""
+        if self.source_name_pattern:
+            match = re.search(self.source_name_pattern, code)
+            if match:
+                return match.group(1) + Path(self.source_file).suffix
+        return self.source_file
+
+
+RUNTIME_OVERHEAD_MB = 64
+
+
+def render_argv(template: tuple[str, ...], source_file: str, memory_limit_mb: int) -> list[str]:
+    """Fill an argv template's placeholders (see the module docstring)."""
+    values = {
+        "source": source_file,
+        "stem": Path(source_file).stem,
+        "memory_limit_mb": memory_limit_mb,
+        "heap_mb": max(32, memory_limit_mb - RUNTIME_OVERHEAD_MB),
+    }
+    return [arg.format(**values) for arg in template]
 
 
 def _load(path: Path) -> LanguageSpec:
@@ -54,6 +91,10 @@ def _load(path: Path) -> LanguageSpec:
             compile=tuple(data["compile"]) if "compile" in data else None,
             harness=bool(data.get("harness", False)),
             warm_script=bool(data.get("warm_script", False)),
+            source_name_pattern=data.get("source_name_pattern"),
+            mle_markers=tuple(data.get("mle_markers", ())),
+            host_paths=tuple(data.get("host_paths", ())),
+            env={k: str(v) for k, v in data.get("env", {}).items()},
             limits=dict(data.get("limits", {})),
         )
     except KeyError as exc:

@@ -81,7 +81,8 @@ def bwrap_argv(settings: Settings) -> list[str]:
     """The full bubblewrap command line for one job's executor."""
     args = ["bwrap", *_namespace_args()]
     args += ["--ro-bind", "/usr", "/usr", *_usr_links()]
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+    extra = [p for spec in registry().values() for p in spec.host_paths]
+    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", *extra):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
     args += [
