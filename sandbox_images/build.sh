@@ -59,7 +59,7 @@ for lang in "${langs[@]}"; do
   ctx=$(mktemp -d)
   cp -r "$here/$lang/." "$ctx/"
   mkdir -p "$ctx/executor" "$ctx/extra-ca"
-  cp "$root"/service/sandbox/executor/*.py "$ctx/executor/"
+  cp "$root"/service/sandbox/executor/*.py "$root"/service/sandbox/executor/*.js "$ctx/executor/"
   # Extra CA certificates of this host (e.g. a TLS-inspecting proxy in front of
   # the package registries), for build steps that download (npm).
   cp /usr/local/share/ca-certificates/*.crt "$ctx/extra-ca/" 2>/dev/null || true

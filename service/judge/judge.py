@@ -42,6 +42,10 @@ def _cap(text: str, limit: int) -> tuple[str, bool]:
     return data[:limit].decode("utf-8", "ignore"), True
 
 
+class _CompileFailed(Exception):
+    """A harness found the source does not compile (python's SyntaxError)."""
+
+
 class Judge:
     """Scores submissions on one backend. Thread-safe: each call borrows its
     own sandbox."""
@@ -89,6 +93,10 @@ class Judge:
         except SandboxError as exc:
             log.error("sandbox_error for a %s run: %s", spec.name, exc)
             return RunResult(status="sandbox_error", verdict=Verdict.sandbox_error, error=str(exc))
+        outcome = record.get("result") or {}
+        if "compile_error" in outcome:
+            return RunResult(status="completed", verdict=Verdict.compile_error,
+                             compile=CompileResult(status="error", log=outcome["compile_error"]))
         verdict, reason = self._limit_verdict(record, spec)
         stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
         stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
@@ -203,7 +211,18 @@ class Judge:
             if failed and submission.stop_on_first_failure:
                 results.append(TestResult(verdict=Verdict.skipped, reason="stop_on_first_failure"))
                 continue
-            result = self._run_test(session, spec, source, limits, run_limits, submission, test, flags)
+            try:
+                result = self._run_test(session, spec, source, limits, run_limits, submission, test, flags)
+            except _CompileFailed as exc:
+                reward, breakdown = compute_reward(submission.reward, False, [], total)
+                return Result(
+                    status="completed",
+                    verdict=Verdict.compile_error,
+                    reward=reward,
+                    reward_breakdown=breakdown,
+                    total=total,
+                    compile=CompileResult(status="error", log=str(exc)),
+                )
             results.append(result)
             failed = failed or result.verdict != Verdict.accepted
         verdicts = [r.verdict for r in results]
@@ -251,8 +270,10 @@ class Judge:
         else:
             request.update(harness="assert", spec={"filename": source, "test_code": test.code})
         record = self._exec(session, request, limits.wall_time_limit_s)
-        verdict, reason = self._limit_verdict(record, spec)
         outcome = record.get("result")
+        if outcome and "compile_error" in outcome:
+            raise _CompileFailed(outcome["compile_error"])
+        verdict, reason = self._limit_verdict(record, spec)
         if outcome:
             flags.update(outcome.get("flags", []))
         if record.get("invalid_utf8"):
@@ -286,7 +307,8 @@ class Judge:
         """Verdicts decided by how the process ended, before any output is read."""
         hit = record["limit_hit"]
         failed = record["signal"] is not None or record["exit_code"] != 0
-        if hit is None and failed and any(marker in record["stderr"] for marker in spec.mle_markers):
+        said = record["stderr"] + record["stdout"][-4096:]
+        if hit is None and failed and any(marker in said for marker in spec.mle_markers):
             # the runtime's own heap cap (sized from the limit) was reached
             return Verdict.memory_limit_exceeded, "the runtime's heap limit was reached"
         if hit == "time_cpu":

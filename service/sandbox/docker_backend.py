@@ -45,7 +45,19 @@ USER_UID = 10001
 START_TIMEOUT_S = 30.0
 # Which process owns a container: a later process on the same host removes
 # the containers of owners that died without cleaning up (e.g. SIGKILL).
-OWNER = f"{socket.gethostname()}:{os.getpid()}"
+def _start_ticks(pid: int) -> str | None:
+    """A process's start time (clock ticks since boot): pid plus this is unique."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+OWNER = f"{socket.gethostname()}:{os.getpid()}:{_start_ticks(os.getpid())}"
+# When this process itself runs in a container (compose, Kubernetes with the
+# host's engine), its container is the owner the engine can vouch for.
+OWNER_CONTAINER = socket.gethostname() if os.path.exists("/.dockerenv") else ""
 ACQUIRE_TIMEOUT_S = 120.0
 
 
@@ -107,7 +119,12 @@ class Sandbox:
             memswap_limit=memory,
             nano_cpus=int(settings.container_cpus * 1e9),
             volumes={str(self.sock_dir): {"bind": SOCKET_IN_CONTAINER, "mode": "rw"}},
-            labels={LABEL: "1", f"{LABEL}.language": self.spec.name, f"{LABEL}.owner": OWNER},
+            labels={
+                LABEL: "1",
+                f"{LABEL}.language": self.spec.name,
+                f"{LABEL}.owner": OWNER,
+                f"{LABEL}.owner-container": OWNER_CONTAINER,
+            },
             runtime=settings.docker_runtime,
             environment={},
             stdin_open=False,
@@ -183,6 +200,7 @@ class DockerBackend(Backend):
         self._pools: dict[str, queue.LifoQueue[Sandbox]] = {}
         self._sizes: dict[str, int] = {}
         self._pool_lock = threading.Lock()
+        self._live: set[Sandbox] = set()  # every started sandbox, pooled or lent
         self._closed = False
         # containers must not outlive the process that started them
         atexit.register(self.close)
@@ -224,12 +242,35 @@ class DockerBackend(Backend):
         for thread in threads:
             thread.join()
 
-    def _add(self, language: str, pool: queue.LifoQueue[Sandbox]) -> None:
+    def _start(self, language: str) -> Sandbox:
+        """Start a sandbox and track it until it is destroyed; raises SandboxError."""
         sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
         try:
             sandbox.start()
-        except (SandboxError, docker.errors.DockerException) as exc:
-            log.error("could not start a %s sandbox: %s", language, exc)
+        except docker.errors.DockerException as exc:
+            sandbox.destroy()
+            raise SandboxError(f"could not start a {language} sandbox: {exc}") from exc
+        with self._pool_lock:
+            if self._closed:  # closed while it was starting
+                closed = True
+            else:
+                closed = False
+                self._live.add(sandbox)
+        if closed:
+            sandbox.destroy()
+            raise SandboxError("backend is closed")
+        return sandbox
+
+    def _destroy(self, sandbox: Sandbox) -> None:
+        with self._pool_lock:
+            self._live.discard(sandbox)
+        sandbox.destroy()
+
+    def _add(self, language: str, pool: queue.LifoQueue[Sandbox]) -> None:
+        try:
+            sandbox = self._start(language)
+        except SandboxError as exc:
+            log.error("%s", exc)
             with self._pool_lock:
                 self._sizes[language] -= 1
             return
@@ -239,9 +280,7 @@ class DockerBackend(Backend):
         if self._closed:
             raise SandboxError("backend is closed")
         if self.settings.fresh_container_per_job:
-            sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
-            sandbox.start()
-            return sandbox
+            return self._start(language)
         pool = self._pool(language)
         try:
             return pool.get_nowait()
@@ -252,14 +291,12 @@ class DockerBackend(Backend):
             if grow:
                 self._sizes[language] += 1
         if grow:
-            sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
             try:
-                sandbox.start()
+                return self._start(language)
             except BaseException:
                 with self._pool_lock:
                     self._sizes[language] -= 1
                 raise
-            return sandbox
         try:
             return pool.get(timeout=ACQUIRE_TIMEOUT_S)
         except queue.Empty:
@@ -270,7 +307,7 @@ class DockerBackend(Backend):
         if healthy and not self._closed and not self.settings.fresh_container_per_job:
             self._pool(language).put(sandbox)
             return
-        sandbox.destroy()
+        self._destroy(sandbox)
         if self.settings.fresh_container_per_job:
             return
         with self._pool_lock:
@@ -308,17 +345,15 @@ class DockerBackend(Backend):
         return sizes
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
+        """Destroy every sandbox this backend started, pooled or lent."""
         with self._pool_lock:
-            pools = list(self._pools.values())
-        for pool in pools:
-            while True:
-                try:
-                    pool.get_nowait().destroy()
-                except queue.Empty:
-                    break
+            if self._closed:
+                return
+            self._closed = True
+            live = list(self._live)
+            self._live.clear()
+        for sandbox in live:
+            sandbox.destroy()
         self.client.close()
 
 
@@ -332,16 +367,32 @@ def remove_stale_containers(client: docker.DockerClient | None = None) -> int:
     return removed
 
 
+def _container_running(client: docker.DockerClient, name: str) -> bool:
+    try:
+        return client.containers.get(name).status == "running"
+    except docker.errors.NotFound:
+        return False
+    except docker.errors.DockerException:
+        return True  # when unsure, leave it
+
+
 def remove_orphans(client: docker.DockerClient, runtime_dir: Path) -> int:
     """Remove sandbox containers whose owning process on this host is gone."""
     host = socket.gethostname()
     removed = 0
     for container in client.containers.list(all=True, filters={"label": LABEL}):
         owner = container.labels.get(f"{LABEL}.owner", "")
-        owner_host, _, pid = owner.rpartition(":")
-        if owner_host != host or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
-            continue
-        log.warning("removing %s, left by dead process %s", container.name, pid)
+        owner_container = container.labels.get(f"{LABEL}.owner-container", "")
+        if owner_container and owner_container != OWNER_CONTAINER:
+            if _container_running(client, owner_container):
+                continue
+        else:
+            owner_host, _, rest = owner.partition(":")
+            pid, _, ticks = rest.partition(":")
+            alive = pid.isdigit() and _start_ticks(int(pid)) == ticks
+            if owner_host != host or alive:
+                continue
+        log.warning("removing %s, left by %s which is gone", container.name, owner_container or owner)
         try:
             container.remove(force=True)
             removed += 1

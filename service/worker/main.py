@@ -99,9 +99,13 @@ def run_worker(settings: Settings, burst: bool = False) -> None:
         from prometheus_client import start_http_server
 
         start_http_server(settings.worker_metrics_port)
-    redis_conn = Redis.from_url(settings.redis_url)
+    # RQ blocks on its dequeue for minutes: its connection needs no read
+    # timeout (redis-py's default would cut every idle wait short, and RQ then
+    # backs off for up to a minute). The announcer has a client of its own.
+    redis_conn = Redis.from_url(settings.redis_url, socket_timeout=None, socket_connect_timeout=5, health_check_interval=30)
+    announcer = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
     stop = threading.Event()
-    threading.Thread(target=_announce, args=(redis_conn, languages, stop), daemon=True).start()
+    threading.Thread(target=_announce, args=(announcer, languages, stop), daemon=True).start()
     queue = Queue(settings.queue_name, connection=redis_conn, serializer=JSONSerializer)
     LeasedWorker.lease_s = settings.worker_lease_s
     worker = LeasedWorker([queue], connection=redis_conn, serializer=JSONSerializer, maintenance_interval=30)

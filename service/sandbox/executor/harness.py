@@ -88,10 +88,10 @@ def _install_site_builtins() -> None:
 # candidate side
 
 
-def _candidate_main(source: str, filename: str, requests: Any, replies: Any) -> None:
+def _candidate_main(code: Any, filename: str, requests: Any, replies: Any) -> None:
     namespace: dict[str, Any] = {"__name__": CANDIDATE_MODULE, "__builtins__": builtins}
     try:
-        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - this is the sandbox
+        exec(code, namespace)  # noqa: S102 - this is the sandbox
     except SystemExit:
         write_frame(replies, {"load": "exit"})
         return
@@ -130,7 +130,7 @@ def _candidate_main(source: str, filename: str, requests: Any, replies: Any) -> 
 class _Candidate:
     """The harness's handle on the forked candidate process."""
 
-    def __init__(self, source: str, filename: str, result_fd: int) -> None:
+    def __init__(self, code: Any, filename: str, result_fd: int) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         _flush()
@@ -141,7 +141,7 @@ class _Candidate:
             os.close(rep_r)
             code = 0
             try:
-                _candidate_main(source, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"))
+                _candidate_main(code, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"))
             except BaseException:  # noqa: BLE001 - the harness sees EOF and reports it
                 code = 1
             _flush()
@@ -218,13 +218,33 @@ def _report(result_fd: int, result: dict[str, Any]) -> int:
     return 0
 
 
+class SourceInvalid(Exception):
+    """The submission does not compile (SyntaxError): a compile_error."""
+
+
+def _compile_source(filename: str) -> Any:
+    """Compile the submission here, in the harness: a syntax error is reported
+    as a compile error before any of it runs. Raises SourceInvalid."""
+    try:
+        with open(filename, "rb") as handle:
+            return compile(handle.read(), filename, "exec")
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        raise SourceInvalid(_describe_syntax(exc)) from None
+
+
+def _describe_syntax(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        line = (exc.text or "").rstrip("\n")
+        return f'File "{exc.filename}", line {exc.lineno}\n    {line}\n{type(exc).__name__}: {exc.msg}'[:ERROR_CHARS]
+    return f"{type(exc).__name__}: {exc}"[:ERROR_CHARS]
+
+
 def _start(spec: dict[str, Any], result_fd: int) -> _Candidate:
     _fresh_stdio()
     _install_site_builtins()
     sys.argv = [spec["filename"]]
-    with open(spec["filename"], encoding="utf-8") as handle:
-        source = handle.read()
-    return _Candidate(source, spec["filename"], result_fd)
+    code = _compile_source(spec["filename"])
+    return _Candidate(code, spec["filename"], result_fd)
 
 
 def run_call(spec: dict[str, Any], result_fd: int) -> int:
@@ -232,6 +252,8 @@ def run_call(spec: dict[str, Any], result_fd: int) -> int:
     ``{"value": wire}`` or ``{"error": str, "flags": [...]}``."""
     try:
         candidate = _start(spec, result_fd)
+    except SourceInvalid as exc:
+        return _report(result_fd, {"compile_error": str(exc)})
     except CandidateExited:
         return _report(result_fd, {"error": "the candidate exited while loading", "flags": ["early_exit"]})
     if candidate.load["load"] != "ok":
@@ -254,6 +276,8 @@ def run_assert(spec: dict[str, Any], result_fd: int) -> int:
     "error": str | None, "flags": [...]}``."""
     try:
         candidate = _start(spec, result_fd)
+    except SourceInvalid as exc:
+        return _report(result_fd, {"passed": False, "compile_error": str(exc)})
     except CandidateExited:
         return _report(result_fd, {"passed": False, "error": "the candidate exited while loading", "flags": ["early_exit"]})
     if candidate.load["load"] != "ok":
@@ -298,21 +322,31 @@ def run_script(spec: dict[str, Any], result_fd: int) -> int:
     interpreter: ``__main__``, argv, sys.path[0] = cwd, UTF-8 stdio, traceback
     and exit status as python3 gives them, atexit handlers and non-daemon
     threads finished before exit. Returns the exit status."""
-    import runpy
     import threading
     import traceback
+    import types
 
-    os.close(result_fd)
     _fresh_stdio()
+    try:
+        code_object = _compile_source(spec["filename"])
+    except SourceInvalid as exc:
+        sys.stderr.write(str(exc) + "\n")
+        _report(result_fd, {"compile_error": str(exc)})
+        return 1
+    os.close(result_fd)
     _install_site_builtins()
     for name in EXECUTOR_MODULES:  # a submission's own module of that name must win
         sys.modules.pop(name, None)
     sys.argv = [spec["filename"]]
     sys.path[0:0] = [os.getcwd()]
+    main = types.ModuleType("__main__")
+    main.__file__ = spec["filename"]
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules["__main__"] = main
     code = 0
     try:
         try:
-            runpy.run_path(spec["filename"], run_name="__main__")
+            exec(code_object, main.__dict__)  # noqa: S102 - this is the sandbox
         finally:
             threading._shutdown()  # type: ignore[attr-defined]  # join non-daemon threads, as python3 does
     except SystemExit as exc:

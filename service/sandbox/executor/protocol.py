@@ -88,7 +88,7 @@ def source_version() -> str:
     here = os.path.dirname(os.path.abspath(__file__))
     digest = hashlib.sha256()
     for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
+        if name.endswith((".py", ".js")):
             with open(os.path.join(here, name), "rb") as handle:
                 digest.update(name.encode() + b"\0" + handle.read())
     return digest.hexdigest()[:16]
