@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 EXECUTOR_DIR = Path(__file__).parent / "executor"
 HOST_PYTHON = "/usr/bin/python3"
+# What of the host's /etc the toolchains need (dynamic linker, alternatives
+# symlinks, TLS config that Node.js reads at start); nothing else of /etc.
+ETC_PATHS = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/ssl")
 BOX = "/sandbox/box"
 
 
@@ -81,16 +84,20 @@ def bwrap_argv(settings: Settings) -> list[str]:
     """The full bubblewrap command line for one job's executor."""
     args = ["bwrap", *_namespace_args()]
     args += ["--ro-bind", "/usr", "/usr", *_usr_links()]
+    # folders bwrap creates for mount points are 0700 unless told otherwise,
+    # and the program's uid must be able to walk /etc
+    args += ["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/opt", "--perms", "0755", "--dir", "/opt/rewardbox"]
     extra = [p for spec in registry().values() for p in spec.host_paths]
-    for path in ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", *extra):
+    for path in (*ETC_PATHS, *extra):
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
+    tmp_bytes = str(settings.tmp_size_mb * 1024 * 1024)
     args += [
         "--proc", "/proc",
         "--dev", "/dev",
-        "--size", str(settings.tmp_size_mb * 1024 * 1024), "--tmpfs", "/tmp",
-        "--size", str(settings.tmp_size_mb * 1024 * 1024), "--tmpfs", "/dev/shm",
-        "--size", str(settings.workdir_size_mb * 1024 * 1024), "--tmpfs", "/sandbox",
+        "--perms", "1777", "--size", tmp_bytes, "--tmpfs", "/tmp",
+        "--perms", "1777", "--size", tmp_bytes, "--tmpfs", "/dev/shm",
+        "--perms", "0755", "--size", str(settings.workdir_size_mb * 1024 * 1024), "--tmpfs", "/sandbox",
         "--ro-bind", str(EXECUTOR_DIR), "/opt/rewardbox/executor",
         "--chdir", "/",
         "--clearenv", "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",

@@ -139,13 +139,13 @@ class _Candidate:
             os.close(result_fd)
             os.close(req_w)
             os.close(rep_r)
-            code = 0
+            status = 0
             try:
                 _candidate_main(code, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"))
             except BaseException:  # noqa: BLE001 - the harness sees EOF and reports it
-                code = 1
+                status = 1
             _flush()
-            os._exit(code)
+            os._exit(status)
         os.close(req_r)
         os.close(rep_w)
         self.requests = os.fdopen(req_w, "wb")
