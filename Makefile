@@ -35,6 +35,7 @@ lint: install
 bench: install
 	$(BIN)/python bench/bench_core.py
 	$(BIN)/python bench/bench_gateway.py
+	$(BIN)/python bench/bench_languages.py
 
 clean:
 	$(BIN)/rewardbox cleanup || true
