@@ -112,17 +112,57 @@ def test_bad_input_is_422_naming_the_field(standalone: Stack) -> None:
     assert "SECRET-CODE-MARKER" not in standalone.gateway.tail()
 
 
-def test_body_limit_is_413(tmp_path: Path) -> None:
-    env = stack_env(REWARDBOX_MAX_BODY_BYTES="4096")
+KEY = "test-key-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    """A standalone gateway with API keys, a small body limit, a queue of depth
+    2 and the result cache on."""
+    tmp = tmp_path_factory.mktemp("guarded")
+    env = stack_env(REWARDBOX_MAX_BODY_BYTES="65536", REWARDBOX_API_KEYS=f"other-key-0123456789abcdef,{KEY}",
+                    REWARDBOX_MAX_QUEUE_DEPTH="2", REWARDBOX_STANDALONE_THREADS="1")
     port = free_port()
-    gateway = rewardbox(["serve", "--port", str(port)], env, tmp_path / "gw.log")
+    gateway = rewardbox(["serve", "--port", str(port)], env, tmp / "gw.log")
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                          headers={"Authorization": f"Bearer {KEY}"}) as client:
             wait_ready(client, proc=gateway)
-            response = client.post("/v1/score", json={**PY, "code": "#" * 10_000})
-            assert response.status_code == 413 and "max_body_bytes" in response.text
+            yield client
     finally:
         gateway.kill(signal.SIGTERM)
+
+
+def test_body_limit_is_413(guarded: httpx.Client) -> None:
+    response = guarded.post("/v1/score", json={**PY, "code": "#" * 100_000})
+    assert response.status_code == 413 and "max_body_bytes" in response.text
+
+
+def test_api_keys(guarded: httpx.Client) -> None:
+    assert guarded.post("/v1/score", json=PY).status_code == 200
+    for headers in ({"Authorization": "Bearer wrong-key-0123456789abcdef"}, {"Authorization": ""}):
+        response = guarded.post("/v1/score", json=PY, headers=headers)
+        assert response.status_code == 401 and response.headers["WWW-Authenticate"] == "Bearer"
+    # health and metrics stay open for probes and scrapers
+    assert httpx.get(str(guarded.base_url.join("/healthz"))).status_code == 200
+
+
+def test_identical_submissions_come_from_the_cache(guarded: httpx.Client) -> None:
+    body = {**PY, "code": PY["code"] + "# cache test\n"}
+    first = guarded.post("/v1/score", json=body).json()
+    second = guarded.post("/v1/score", json=body).json()
+    assert first["cached"] is False and second["cached"] is True
+    assert {**first, "cached": True} == second
+
+
+def test_full_queue_is_429_and_queues_nothing(guarded: httpx.Client) -> None:
+    slow = {"language": "python", "code": "import time; time.sleep(1.5)", "tests": [{"expected_output": ""}]}
+    distinct = [{**slow, "code": slow["code"] + f"  # {i}"} for i in range(4)]
+    first = guarded.post("/v1/jobs", json={"submissions": distinct[:2]})  # fills the queue (one thread)
+    assert first.status_code == 202
+    refused = guarded.post("/v1/jobs", json={"submissions": distinct[2:]})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert "queue is full" in refused.json()["detail"]
 
 
 def test_batch_items_fail_alone(redis_stack: Stack) -> None:

@@ -50,6 +50,16 @@ def test_compile_error_has_log(judge: Judge) -> None:
     assert result.compile is not None and "undefined_name" in result.compile.log
 
 
+def test_compiler_that_hangs_or_floods_is_a_compile_error(judge: Judge) -> None:
+    hang = judge.score(sub("c", '#include "/dev/zero"\nint main(void){return 0;}\n', [stdio("", "")],
+                           limits={"compile_time_limit_s": 2}))
+    assert hang.verdict == Verdict.compile_error and hang.compile is not None
+    assert "compiler stopped" in hang.compile.log
+    flood = judge.score(sub("cpp", "int main() {\n" + "undefined_name_here;\n" * 20_000 + "}\n", [stdio("", "")]))
+    assert flood.verdict == Verdict.compile_error and flood.compile is not None
+    assert len(flood.compile.log.encode()) <= judge.settings.compile_log_limit_bytes + 200
+
+
 def test_runtime_error_exit_code(judge: Judge) -> None:
     result = judge.score(sub("python", "print('partial'); raise SystemExit(3)", [stdio("", "partial")]))
     assert result.verdict == Verdict.runtime_error
