@@ -64,7 +64,11 @@ for lang in "${langs[@]}"; do
   # the package registries), for build steps that download (npm).
   cp /usr/local/share/ca-certificates/*.crt "$ctx/extra-ca/" 2>/dev/null || true
   echo "building rewardbox/sandbox-$lang from $base" >&2
-  docker build -q --network host --build-arg "BASE=$base" -t "rewardbox/sandbox-$lang:latest" "$ctx" >/dev/null
+  if ! docker build -q --network host --build-arg "BASE=$base" -t "rewardbox/sandbox-$lang:latest" "$ctx" \
+      >"$ctx.log" 2>&1; then
+    tail -30 "$ctx.log" >&2; exit 1
+  fi
+  rm -f "$ctx.log"
   rm -rf "$ctx"
 done
 docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep '^rewardbox/sandbox-' >&2 || true

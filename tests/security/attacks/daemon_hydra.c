@@ -1,0 +1,22 @@
+// attack: a daemon that keeps changing pid (fork, parent exits, repeat) in its own
+//   session, so a kill sweep that lists pids then kills them may always miss it.
+// language: c
+// expect: accepted
+// expected_output: spawned
+// limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+    if (fork() == 0) {
+        setsid();
+        close(0); close(1); close(2);
+        for (;;) {
+            pid_t p = fork();
+            if (p > 0) _exit(0);
+            if (p < 0) usleep(1000);
+            usleep(200);
+        }
+    }
+    printf("spawned\n");
+    return 0;
+}
