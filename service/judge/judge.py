@@ -90,6 +90,12 @@ class Judge:
                      "limits": self._run_limits(limits)},
                     limits.wall_time_limit_s,
                 )
+                fetched: dict[str, str] = {}
+                if request.fetch_files:
+                    reply = session.call({"op": "fetch", "paths": request.fetch_files}, timeout_s=REPLY_MARGIN_S)
+                    if not reply.get("ok"):
+                        raise SandboxError(f"could not read back files: {reply.get('error')}")
+                    fetched = reply["files"]
         except SandboxError as exc:
             log.error("sandbox_error for a %s run: %s", spec.name, exc)
             return RunResult(status="sandbox_error", verdict=Verdict.sandbox_error, error=str(exc))
@@ -113,6 +119,7 @@ class Judge:
             cpu_time_s=record["cpu_time_s"],
             wall_time_s=record["wall_time_s"],
             peak_memory_kb=record["peak_memory_kb"],
+            files=fetched,
         )
 
     @staticmethod

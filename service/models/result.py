@@ -87,4 +87,5 @@ class RunResult(BaseModel):
     cpu_time_s: float | None = Field(None, description="seconds", examples=[0.011])
     wall_time_s: float | None = Field(None, description="seconds", examples=[0.012])
     peak_memory_kb: int | None = Field(None, description="KiB", examples=[9400])
+    files: dict[str, str] = Field(default_factory=dict, description="fetch_files that existed: {path: base64}.")
     error: str | None = Field(None, description="For sandbox_error: what failed on our side.")

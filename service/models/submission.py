@@ -143,6 +143,9 @@ class RunRequest(_Strict):
     files: dict[str, str] = Field(default_factory=dict, description="Extra files {relative path: text}.")
     stdin: str = Field("", description="Text given on stdin (EOF after it).", examples=["abc\n"])
     limits: LimitsRequest = Field(default_factory=LimitsRequest)
+    fetch_files: list[str] = Field(
+        default_factory=list, max_length=64, description="Files to return after the run (relative paths, base64 in the result)."
+    )
 
     @field_validator("files")
     @classmethod
@@ -150,6 +153,13 @@ class RunRequest(_Strict):
         for path in files:
             safe_relpath(path)
         return files
+
+    @field_validator("fetch_files")
+    @classmethod
+    def _fetch_paths_stay_inside(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            safe_relpath(path)
+        return paths
 
     def __repr_args__(self) -> Any:  # keep submitted code out of reprs and logs
         for key, value in super().__repr_args__():

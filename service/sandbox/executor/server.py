@@ -11,6 +11,7 @@ Requests are frames (protocol.py), answered in order, one job at a time:
     hello                         -> version, python, uids
     prepare {files}               -> write the job's files into the work dir
     exec {argv|harness, ...}      -> one run record (spawn.run)
+    fetch {paths}                 -> files the program wrote (base64)
     reset                         -> kill every process of the sandbox uids,
                                      wipe work dir, /tmp, /dev/shm, and say
                                      whether anything survived
@@ -21,6 +22,7 @@ Usage: python3 -S -E -s server.py (--socket PATH | --stdio) [--box DIR]
 from __future__ import annotations
 
 import argparse
+import base64
 import gc
 import json
 import os
@@ -211,6 +213,27 @@ class Executor:
             except ValueError:
                 record["result"] = None
         return record
+
+    def op_fetch(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Read back files the program left in the work dir (base64), each at
+        most ``max_bytes``; never follows a link the program planted."""
+        max_bytes = int(request.get("max_bytes", 1 << 20))
+        found: dict[str, str] = {}
+        missing: list[str] = []
+        with _identity(USER_UID):
+            for path in request["paths"]:
+                safe_relpath(path)
+                try:
+                    fd = os.open(os.path.join(self.box, path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+                except OSError:
+                    missing.append(path)
+                    continue
+                with os.fdopen(fd, "rb") as handle:
+                    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                        missing.append(path)
+                        continue
+                    found[path] = base64.b64encode(handle.read(max_bytes)).decode()
+        return {"ok": True, "files": found, "missing": missing}
 
     def op_reset(self, _: dict[str, Any]) -> dict[str, Any]:
         """Kill every process of the sandbox uids, wipe the work dir and the
