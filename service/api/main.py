@@ -16,7 +16,7 @@ from fastapi import Depends, FastAPI
 from service.api import errors
 from service.api.deps import require_api_key
 from service.api.middleware import BodyLimit, Metrics
-from service.api.routes import health, jobs, languages, run, sandboxfusion, score
+from service.api.routes import health, jobs, languages, remote_rm, run, sandboxfusion, score
 from service.core.settings import Settings, get_settings
 from service.queue.base import JobQueue
 
@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None, queue: JobQueue | None = None) 
     app.state.settings = settings
     errors.install(app)
     auth = [Depends(require_api_key)]
-    for router in (score.router, jobs.router, run.router, languages.router, sandboxfusion.router):
+    for router in (score.router, jobs.router, run.router, languages.router, sandboxfusion.router, remote_rm.router):
         app.include_router(router, dependencies=auth)
     app.include_router(health.router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

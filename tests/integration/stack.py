@@ -110,3 +110,35 @@ def stack_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REWARDBOX_")}
     env.update({"REWARDBOX_POOL_SIZE": "1", **extra})
     return env
+
+
+class Stack:
+    """A gateway (and, with Redis, workers) as real processes."""
+
+    def __init__(self, tmp: Path, redis_server: RedisServer | None, **settings: str) -> None:
+        self.tmp = tmp
+        self.redis = redis_server
+        extra = {"REWARDBOX_CACHE_TTL_S": "0", "REWARDBOX_WORKER_LEASE_S": "3", **settings}
+        if redis_server is not None:
+            extra["REWARDBOX_REDIS_URL"] = redis_server.url
+        self.env = stack_env(**extra)
+        self.port = free_port()
+        self.workers: list[Proc] = []
+        if redis_server is not None:
+            self.add_worker()
+        self.gateway = rewardbox(["serve", "--port", str(self.port)], self.env, tmp / "gateway.log")
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=120)
+        wait_ready(self.client, proc=self.gateway)
+
+    def add_worker(self) -> Proc:
+        worker = rewardbox(["worker"], self.env, self.tmp / f"worker{len(self.workers)}.log")
+        self.workers.append(worker)
+        return worker
+
+    def close(self) -> None:
+        self.client.close()
+        self.gateway.kill(signal.SIGTERM)
+        for worker in self.workers:
+            worker.kill(signal.SIGTERM)
+        if self.redis is not None:
+            self.redis.stop()

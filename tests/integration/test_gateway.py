@@ -6,14 +6,13 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from service.datasets import humaneval
 from tests.conftest import REQUIRED, _unavailable
-from tests.integration.stack import Proc, RedisServer, free_port, rewardbox, stack_env, wait_ready
+from tests.integration.stack import RedisServer, Stack, free_port, rewardbox, stack_env, wait_ready
 
 PY = {"language": "python", "code": "a, b = map(int, input().split())\nprint(a + b)\n",
       "tests": [{"input": "1 2\n", "expected_output": "3\n"}, {"input": "5 5\n", "expected_output": "11\n"}]}
@@ -28,36 +27,6 @@ def _docker_required() -> None:
         if "docker" in REQUIRED:
             pytest.fail(reason)
         pytest.skip(reason)
-
-
-class Stack:
-    def __init__(self, tmp: Path, redis_server: RedisServer | None) -> None:
-        self.tmp = tmp
-        self.redis = redis_server
-        extra = {"REWARDBOX_CACHE_TTL_S": "0", "REWARDBOX_WORKER_LEASE_S": "3"}
-        if redis_server is not None:
-            extra["REWARDBOX_REDIS_URL"] = redis_server.url
-        self.env = stack_env(**extra)
-        self.port = free_port()
-        self.workers: list[Proc] = []
-        if redis_server is not None:
-            self.add_worker()
-        self.gateway = rewardbox(["serve", "--port", str(self.port)], self.env, tmp / "gateway.log")
-        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=120)
-        wait_ready(self.client, proc=self.gateway)
-
-    def add_worker(self) -> Proc:
-        worker = rewardbox(["worker"], self.env, self.tmp / f"worker{len(self.workers)}.log")
-        self.workers.append(worker)
-        return worker
-
-    def close(self) -> None:
-        self.client.close()
-        self.gateway.kill(signal.SIGTERM)
-        for worker in self.workers:
-            worker.kill(signal.SIGTERM)
-        if self.redis is not None:
-            self.redis.stop()
 
 
 @pytest.fixture(scope="module")

@@ -72,9 +72,8 @@ def test_never_retries_a_4xx() -> None:
         calls.append(request)
         return httpx.Response(422, json={"detail": [{"field": "language", "reason": "unknown"}]})
 
-    with RewardClient(retry=FAST, transport=httpx.MockTransport(handler)) as client:
-        with pytest.raises(InvalidSubmission) as info:
-            client.score(SUB)
+    with RewardClient(retry=FAST, transport=httpx.MockTransport(handler)) as client, pytest.raises(InvalidSubmission) as info:
+        client.score(SUB)
     assert info.value.details == [{"field": "language", "reason": "unknown"}]
     assert len(calls) == 1
 
@@ -86,9 +85,11 @@ def test_401_is_authentication_error_and_key_is_sent() -> None:
         seen.append(request.headers.get("Authorization"))
         return httpx.Response(401, json={"detail": "missing or wrong API key"})
 
-    with RewardClient(api_key="k" * 20, retry=FAST, transport=httpx.MockTransport(handler)) as client:
-        with pytest.raises(AuthenticationError):
-            client.languages()
+    with (
+        RewardClient(api_key="k" * 20, retry=FAST, transport=httpx.MockTransport(handler)) as client,
+        pytest.raises(AuthenticationError),
+    ):
+        client.languages()
     assert seen == ["Bearer " + "k" * 20]
 
 
