@@ -10,7 +10,7 @@ PYTHON ?= python3
 install: $(BIN)/rewardbox
 $(BIN)/rewardbox: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q -e '.[dev,client]'
+	$(BIN)/pip install -q -e '.[dev,client,train,hf]'
 	touch $@
 
 images:
@@ -30,7 +30,7 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check service trainer_client tests bench
-	$(BIN)/mypy service
+	$(BIN)/mypy service trainer_client
 
 bench: install
 	$(BIN)/python bench/bench_core.py

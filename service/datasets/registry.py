@@ -67,6 +67,8 @@ _SIGNATURES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mbpp", ("test_list",)),
     ("humaneval", _HUMANEVAL_KEYS),
     ("verl", ("inputs", "outputs")),
+    # a trainer's test-case column often holds open-r1's verification_info itself
+    ("open-r1", ("test_cases",)),
 )
 
 

@@ -66,6 +66,7 @@ def rewardbox_reward(
         return [o.reward for o in outcomes]
 
     reward.__name__ = name
+    reward.close = owned.close  # type: ignore[attr-defined]  # release the connection pool when done
     return reward
 
 
@@ -96,4 +97,5 @@ def rewardbox_reward_async(
         return [o.reward for o in outcomes]
 
     reward.__name__ = name
+    reward.aclose = owned.aclose  # type: ignore[attr-defined]  # release the connection pool when done
     return reward

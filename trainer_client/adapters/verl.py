@@ -18,18 +18,29 @@ a substitute must say so explicitly with REWARDBOX_VERL_SANDBOX_ERROR_SCORE
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from trainer_client.client import AsyncRewardClient, RewardClient
 from trainer_client.rewards import Outcome, score_completions, score_completions_async
 
+_CLIENTS: dict[tuple[str, str | None], RewardClient] = {}
 
-@lru_cache(maxsize=4)
+
 def _client(url: str, api_key: str | None) -> RewardClient:
-    return RewardClient(url, api_key=api_key)
+    """One pooled client per (url, key) for the life of the process."""
+    if (url, api_key) not in _CLIENTS:
+        _CLIENTS[(url, api_key)] = RewardClient(url, api_key=api_key)
+    return _CLIENTS[(url, api_key)]
+
+
+@atexit.register
+def close_clients() -> None:
+    """Close the pooled clients (also run at exit)."""
+    while _CLIENTS:
+        _CLIENTS.popitem()[1].close()
 
 
 def _url(extra_info: Any) -> str:
@@ -64,7 +75,7 @@ def compute_score(
 ) -> dict[str, Any]:
     """One sample -> ``{"score", "valid", "accepted", "no_code", "pass_fraction", "verdict"}``."""
     client = _client(_url(extra_info), os.environ.get("REWARDBOX_API_KEY"))
-    outcome = score_completions(client, [solution_str], [ground_truth], language=_language(extra_info), fmt=_fmt(data_source))[0]
+    outcome = score_completions(client, [solution_str], [ground_truth], language=_language(extra_info), fmt=_fmt(extra_info))[0]
     return _as_dict(outcome)
 
 
@@ -74,7 +85,7 @@ async def compute_score_async(
     """The async variant (one short-lived async client per call)."""
     async with AsyncRewardClient(_url(extra_info), api_key=os.environ.get("REWARDBOX_API_KEY")) as client:
         outcomes = await score_completions_async(
-            client, [solution_str], [ground_truth], language=_language(extra_info), fmt=_fmt(data_source)
+            client, [solution_str], [ground_truth], language=_language(extra_info), fmt=_fmt(extra_info)
         )
     return _as_dict(outcomes[0])
 
@@ -92,8 +103,8 @@ def compute_score_batch(
     outcomes: list[Outcome | None] = [None] * len(solution_strs)
     # one request per (language, format) group, results put back in order
     groups: dict[tuple[str, str | None], list[int]] = {}
-    for i, (source, info) in enumerate(zip(data_sources, infos, strict=True)):
-        groups.setdefault((_language(info), _fmt(source)), []).append(i)
+    for i, info in enumerate(infos):
+        groups.setdefault((_language(info), _fmt(info)), []).append(i)
     for (language, fmt), indices in groups.items():
         scored = score_completions(
             client, [solution_strs[i] for i in indices], [ground_truths[i] for i in indices], language=language, fmt=fmt
@@ -103,12 +114,11 @@ def compute_score_batch(
     return [_as_dict(o) for o in outcomes if o is not None]
 
 
-def _fmt(data_source: str) -> str | None:
-    """A data_source naming a known format picks it; otherwise auto-detect."""
-    from service.datasets.registry import FORMATS
-
-    key = (data_source or "").lower()
-    for name in FORMATS:
-        if name in key:
-            return name
+def _fmt(extra_info: Any) -> str | None:
+    """The ground truth's format: ``extra_info["rewardbox_format"]``, else
+    detected from its keys. (``data_source`` names the dataset, e.g. "taco",
+    not the ground truth's shape, which verl pipelines usually convert to
+    ``{"inputs", "outputs", "fn_name"}``.)"""
+    if isinstance(extra_info, dict) and extra_info.get("rewardbox_format"):
+        return str(extra_info["rewardbox_format"])
     return None
