@@ -18,7 +18,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from service.core.errors import RewardboxError, SubmissionError
 from service.core.settings import Settings, get_settings
 from service.models.submission import Submission
-from service.models.verdict import Verdict
 
 app = typer.Typer(help="rewardbox: code-execution rewards for RL post-training.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -97,64 +96,70 @@ def selftest(backend: BackendOpt = None) -> None:
 
 @app.command(name="eval")
 def eval_(
-    dataset: Annotated[str, typer.Argument(help="humaneval")],
+    dataset: Annotated[str, typer.Argument(help="humaneval mbpp apps taco codecontests livecodebench open-r1 verl jsonl")],
     solutions: Annotated[str, typer.Option(help="canonical, or a samples file of {task_id, completion} lines")] = "canonical",
+    data: Annotated[Path | None, typer.Option(help="the dataset's rows (JSON lines); humaneval ships with rewardbox")] = None,
+    k: Annotated[str, typer.Option("-k", help="comma-separated k for pass@k (unbiased estimator, Chen et al. 2021)")] = "1",
+    language: Annotated[str, typer.Option(help="language of the samples (not humaneval)")] = "python",
     backend: BackendOpt = None,
     workers: Annotated[int, typer.Option(help="parallel jobs (default: pool size, or CPUs for local)")] = 0,
-    output: Annotated[Path | None, typer.Option(help="write per-problem results (JSON lines) here")] = None,
+    report: Annotated[Path | None, typer.Option(help="write REPORT.json and REPORT.md (per task) here")] = None,
 ) -> None:
-    """Score a dataset's solutions and print pass@1."""
+    """Score a dataset's samples in the sandbox and print pass@k."""
     import os
 
-    from service.datasets import humaneval
+    from service import evaluate
 
-    if dataset != "humaneval":
-        console.print(f"[red]error:[/] unknown dataset {dataset!r} (available: humaneval)")
-        raise typer.Exit(2)
-    problems = humaneval.load_problems()
     try:
-        items = humaneval.samples(solutions, problems)
-    except (OSError, ValueError) as exc:
+        ks = sorted({int(x) for x in k.split(",") if x.strip()})
+        if not ks or min(ks) < 1:
+            raise ValueError("-k needs positive integers")
+        tasks = evaluate.load_tasks(dataset, data, solutions)
+        jobs = [
+            (tid, evaluate.to_submission(dataset, task, sample, language))
+            for tid, task in tasks.items()
+            for sample in task.samples
+        ]
+    except (OSError, ValueError, KeyError) as exc:
         console.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     judge = _judge(backend)
-    settings = judge.settings
     if workers <= 0:
-        workers = settings.pool_size if judge.backend.name == "docker" else (os.cpu_count() or 1)
-    submissions = [humaneval.to_submission(problems[s["task_id"]], s["completion"]) for s in items]
-    judge.backend.offered_languages()
-    if hasattr(judge.backend, "warm"):
-        judge.backend.warm("python")
-    results: list = [None] * len(submissions)
+        workers = judge.settings.pool_size if judge.backend.name == "docker" else (os.cpu_count() or 1)
+    offered = judge.backend.offered_languages()
+    warm = getattr(judge.backend, "warm", None)
+    for name in {sub.language for _, sub in jobs} & set(offered):
+        if warm is not None:
+            warm(name)
+    verdicts: dict[str, list[str]] = {tid: [] for tid in tasks}
     started = time.perf_counter()
+
+    def score(submission: Submission) -> str:
+        try:
+            return judge.score(submission).verdict.value
+        except SubmissionError as exc:
+            return f"invalid: {exc}"
+
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
     ) as progress, ThreadPoolExecutor(workers) as pool:
-        task = progress.add_task(f"humaneval ({judge.backend.name})", total=len(submissions))
-        futures = {pool.submit(judge.score, sub): i for i, sub in enumerate(submissions)}
-        for future in futures:
-            results[futures[future]] = future.result()
-            progress.advance(task)
+        bar = progress.add_task(f"{dataset} ({judge.backend.name})", total=len(jobs))
+        futures = [(tid, pool.submit(score, sub)) for tid, sub in jobs]
+        for tid, future in futures:
+            verdicts[tid].append(future.result())
+            progress.advance(bar)
     elapsed = time.perf_counter() - started
     judge.backend.close()
-    accepted = sum(r.verdict == Verdict.accepted for r in results)
-    errors = sum(r.verdict == Verdict.sandbox_error for r in results)
-    if output:
-        with output.open("w") as handle:
-            for item, result in zip(items, results, strict=True):
-                handle.write(json.dumps({"task_id": item["task_id"], **result.model_dump(mode="json")}) + "\n")
-    summary = {
-        "dataset": dataset,
-        "backend": judge.backend.name,
-        "problems": len(results),
-        "accepted": accepted,
-        "sandbox_errors": errors,
-        "pass@1": accepted / len(results) if results else 0.0,
-        "wall_time_s": round(elapsed, 3),
-        "problems_per_s": round(len(results) / elapsed, 1) if elapsed else None,
-    }
-    print(json.dumps(summary))
-    console.print(f"pass@1 = {accepted}/{len(results)} accepted, {elapsed:.2f} s, {summary['problems_per_s']} problems/s")
+    summary = evaluate.summarize(dataset, tasks, verdicts, ks, elapsed, judge.backend.name)
+    if report is not None:
+        report.with_suffix(".json").write_text(json.dumps(summary, indent=2))
+        report.with_suffix(".md").write_text(evaluate.markdown(summary))
+    print(json.dumps({key: value for key, value in summary.items() if key != "tasks"}))
+    scores = ", ".join(f"pass@{x} = {summary[f'pass@{x}']:.4f}" for x in ks if f"pass@{x}" in summary)
+    console.print(
+        f"{scores}; {summary['accepted']}/{summary['samples']} samples accepted over {summary['problems']} problems, "
+        f"{elapsed:.2f} s, {summary['problems_per_s']} samples/s"
+    )
 
 
 @app.command()
