@@ -43,6 +43,7 @@ EXECUTOR_IN_CONTAINER = "/opt/rewardbox/executor/server.py"
 BOX = "/sandbox/box"
 USER_UID = 10001
 START_TIMEOUT_S = 30.0
+SHM_SIZE_MB = 16
 # Which process owns a container: a later process on the same host removes
 # the containers of owners that died without cleaning up (e.g. SIGKILL).
 def _start_ticks(pid: int) -> str | None:
@@ -85,7 +86,11 @@ class Sandbox:
         self.channel: Channel | None = None
 
     def _container_memory(self, memory_limit_mb: int) -> str:
-        return f"{memory_limit_mb + self.backend.settings.container_memory_overhead_mb}m"
+        # tmpfs pages (work dir, /tmp, /dev/shm) are charged to the container's
+        # memory cgroup: a program filling them must not push the executor out
+        settings = self.backend.settings
+        tmpfs_mb = settings.workdir_size_mb + settings.tmp_size_mb + SHM_SIZE_MB
+        return f"{memory_limit_mb + tmpfs_mb + settings.container_memory_overhead_mb}m"
 
     def start(self) -> None:
         settings = self.backend.settings
@@ -113,7 +118,7 @@ class Sandbox:
                 BOX: f"rw,exec,nosuid,nodev,size={settings.workdir_size_mb}m,uid={USER_UID},gid={USER_UID},mode=0700",
                 "/tmp": f"rw,nosuid,nodev,size={settings.tmp_size_mb}m,mode=1777",
             },
-            shm_size="16m",
+            shm_size=f"{SHM_SIZE_MB}m",
             pids_limit=settings.container_pids_limit,
             mem_limit=memory,
             memswap_limit=memory,
@@ -327,7 +332,11 @@ class DockerBackend(Backend):
             sandbox.set_memory(memory_limit_mb)
             yield DockerSession(sandbox)
             assert sandbox.channel is not None
-            report = sandbox.channel.call({"op": "reset"}, timeout_s=REPLY_MARGIN_S)
+            try:
+                report = sandbox.channel.call({"op": "reset"}, timeout_s=REPLY_MARGIN_S)
+            except SandboxError as exc:
+                # the job's result stands; only this container is done for
+                report = {"clean": False, "anomalies": [str(exc)]}
             healthy = bool(report.get("clean"))
             if not healthy:
                 log.warning("destroying %s: reset found %s", sandbox.name, report.get("anomalies"))

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -142,21 +142,38 @@ def test_sandboxfusion_run_code_as_verl_sends_it(stack: Stack) -> None:
     assert failed["status"] == "Failed" and failed["compile_result"]["status"] == "Error"
 
 
-def test_openrlhf_and_slime_endpoints(stack: Stack) -> None:
+def test_openrlhf_endpoint(stack: Stack) -> None:
     prompt = "<|user|>Add two numbers.<|assistant|>"
-    body = {"query": [prompt + RIGHT, prompt + WRONG, prompt + NO_CODE], "prompts": [prompt] * 3,
-            "labels": [json.dumps(OPEN_R1)] * 3}
-    answer = httpx.post(f"{url(stack)}/openrlhf", json=body, timeout=120).json()
-    assert answer["rewards"] == [1.0, 0.0, 0.0] and answer["scores"] == answer["rewards"]
-    assert answer["extra_logs"]["rewardbox/no_code_rate"] == pytest.approx(1 / 3)
-    slime = httpx.post(f"{url(stack)}/slime", json={"prompt": prompt, "response": RIGHT, "label": OPEN_R1}, timeout=60).json()
-    assert slime["score"] == 1.0 and slime["verdict"] == "accepted" and slime["passed"] == 2
+    answers = [SLOW, RIGHT, WRONG, NO_CODE]
+    # OpenRLHF's remote RM request: {"query", "prompts", "labels"}
+    body = {"query": [prompt + a for a in answers], "prompts": [prompt] * 4, "labels": [json.dumps(OPEN_R1)] * 4}
+    answer = with_worker_killed(stack, lambda: httpx.post(f"{url(stack)}/openrlhf", json=body, timeout=120).json())
+    assert answer["rewards"] == [None, 1.0, 0.0, 0.0] and answer["scores"] == answer["rewards"]
+    assert answer["extra_logs"]["rewardbox/no_code_rate"] == 0.25
+    assert answer["extra_logs"]["rewardbox/sandbox_error_rate"] == 0.25
 
 
-def test_openrlhf_reward_func_file(stack: Stack, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_slime_endpoint(stack: Stack) -> None:
+    def ask(response: str) -> dict:
+        # slime's remote RM posts one sample: {"prompt", "response", "label"}
+        body = {"prompt": "Add two numbers.", "response": response, "label": OPEN_R1}
+        return httpx.post(f"{url(stack)}/slime", json=body, timeout=120).json()
+
+    assert ask(RIGHT)["score"] == 1.0 and ask(RIGHT)["passed"] == 2
+    assert ask(WRONG)["score"] == 0.0 and ask(WRONG)["verdict"] == "wrong_answer"
+    assert ask(NO_CODE) == {"score": 0.0, "verdict": "no_code", "passed": 0, "total": 0, "status": "no_code"}
+    broken = with_worker_killed(stack, lambda: ask(SLOW))
+    assert broken["score"] is None and broken["verdict"] == "sandbox_error"
+
+
+def test_openrlhf_reward_func_file(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch  # noqa: F401 - imported now so that the worker dies mid-job, not mid-import
     from trainer_client.adapters import openrlhf
 
     monkeypatch.setenv("REWARDBOX_URL", url(stack))
-    # OpenRLHF's --remote_rm_url path.py: reward_func(queries, prompts, labels)
-    out = openrlhf.reward_func(["Q:" + RIGHT, "Q:" + NO_CODE], ["Q:", "Q:"], [json.dumps(OPEN_R1)] * 2)
-    assert out["rewards"].tolist() == [1.0, 0.0]
+    # OpenRLHF loading this file as --remote_rm_url: reward_func(queries, prompts, labels)
+    queries = ["Q:" + a for a in (SLOW, RIGHT, WRONG, NO_CODE)]
+    out = with_worker_killed(stack, lambda: openrlhf.reward_func(queries, ["Q:"] * 4, [json.dumps(OPEN_R1)] * 4))
+    rewards = out["rewards"].tolist()
+    assert math.isnan(rewards[0]) and rewards[1:] == [1.0, 0.0, 0.0]  # NaN: not applicable, never 0
+    assert out["extra_logs"]["rewardbox/sandbox_error_rate"].item() == 0.25

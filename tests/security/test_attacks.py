@@ -14,6 +14,7 @@ Header keys (comment lines at the top of each file, in the file's language):
     flags:           a JSON list of result flags that must be present
     reason_contains: a text the test's reason or the compile log must contain
     xfail / xfail_docker / xfail_local: a known weakness (strict xfail, with why)
+    repeat:          run attack + canary this many times (for racy attacks)
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ ATTACK_DIR = Path(__file__).parent / "attacks"
 COMMENT = {".py": "#", ".sh": "#", ".c": "//", ".cpp": "//", ".go": "//", ".rs": "//", ".js": "//", ".java": "//"}
 KEYS = {
     "attack", "language", "expect", "expect_docker", "expect_local", "stdin", "expected_output", "limits",
-    "flags", "reason_contains", "xfail", "xfail_docker", "xfail_local",
+    "flags", "reason_contains", "xfail", "xfail_docker", "xfail_local", "repeat",
 }
 USER_VERDICTS = {
     Verdict.accepted, Verdict.wrong_answer, Verdict.time_limit_exceeded, Verdict.memory_limit_exceeded,
@@ -59,6 +60,7 @@ class Attack:
     flags: list[str] = field(default_factory=list)
     reason_contains: str | None = None
     xfail: dict[str, str] = field(default_factory=dict)
+    repeat: int = 1
 
     def submission(self) -> Submission:
         return Submission.model_validate(
@@ -108,6 +110,7 @@ def parse_attack(path: Path) -> Attack:
         flags=json.loads(header.get("flags", "[]")),
         reason_contains=header.get("reason_contains"),
         xfail=xfail,
+        repeat=int(header.get("repeat", "1")),
     )
 
 
@@ -174,18 +177,19 @@ int main(void) {
     while (d && (e = readdir(d)) != NULL) {
         int pid = atoi(e->d_name);
         if (pid <= 0 || pid == getpid()) continue;
-        char path[64], line[256], name[64] = "?";
+        char path[64], line[256], name[64] = "?", state[8] = "?";
         snprintf(path, sizeof path, "/proc/%d/status", pid);
         FILE *f = fopen(path, "r");
         if (!f) continue;
         int uid = -1;
         while (fgets(line, sizeof line, f)) {
             if (!strncmp(line, "Name:", 5)) sscanf(line + 5, "%63s", name);
+            if (!strncmp(line, "State:", 6)) sscanf(line + 6, "%7s", state);
             if (!strncmp(line, "Uid:", 4)) uid = atoi(line + 4);
         }
         fclose(f);
         if (uid == (int)getuid()) {
-            printf("%s%d:%s", first ? "" : ",", pid, name);
+            printf("%s%d:%s:%s", first ? "" : ",", pid, name, state);
             first = 0;
         }
     }
@@ -369,12 +373,13 @@ def test_attack(judge: Judge, attack: Attack, request: pytest.FixtureRequest) ->
     _remember(judge)
     backend = judge.backend.name
     xfail_for(request, attack, backend)
-    result = judge.score(attack.submission())
-    check_attack(judge, attack, result)
-    run_canary(judge, attack.language, attack.name)
-    if backend == "local":
-        alive = local_sandboxes_gone()
-        assert not alive, f"bwrap sandboxes still running after {attack.name}: {alive}"
+    for round_ in range(attack.repeat):
+        result = judge.score(attack.submission())
+        check_attack(judge, attack, result)
+        run_canary(judge, attack.language, f"{attack.name} (round {round_ + 1})")
+        if backend == "local":
+            alive = local_sandboxes_gone()
+            assert not alive, f"bwrap sandboxes still running after {attack.name}: {alive}"
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
@@ -385,9 +390,10 @@ def test_attack_then_canary_in_the_same_container(
     (or in its replacement, if the reset found something left and destroyed it)."""
     _remember(docker_judge)
     xfail_for(request, attack, "docker")
-    result = docker_judge.score(attack.submission())
-    check_attack(docker_judge, attack, result)
-    run_canary(docker_judge, attack.language, attack.name)
+    for round_ in range(attack.repeat):
+        result = docker_judge.score(attack.submission())
+        check_attack(docker_judge, attack, result)
+        run_canary(docker_judge, attack.language, f"{attack.name} (round {round_ + 1})")
 
 
 def test_corpus_is_well_formed() -> None:

@@ -67,28 +67,52 @@ def resolve_argv0(argv0: str, env: dict[str, str], cwd: str) -> str:
 
 
 def _wipe(root: str) -> list[str]:
-    """Remove everything under ``root`` without following links; the entries
-    that could not be removed are returned."""
-    failed = []
+    """Remove everything under ``root`` without following links, iteratively
+    (a tree thousands of levels deep must not exhaust the stack), working on
+    directory fds so that no path grows past PATH_MAX. Returns what could not
+    be removed."""
+    failed: list[str] = []
     try:
-        names = os.listdir(root)
+        top = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
         return failed
-    for name in names:
-        path = os.path.join(root, name)
+    # stack of (parent fd, name of this dir in parent, this dir's fd)
+    stack: list[tuple[int, str, int]] = [(-1, root, top)]
+    while stack:
+        parent, name, fd = stack[-1]
+        descended = False
         try:
-            st = os.lstat(path)
-            if stat.S_ISDIR(st.st_mode):
-                try:
-                    os.chmod(path, 0o700)
-                except OSError:
-                    pass
-                failed += _wipe(path)
-                os.rmdir(path)
-            else:
-                os.unlink(path)
+            entries = list(os.scandir(fd))
         except OSError:
-            failed.append(path)
+            entries = []
+            failed.append(name)
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    try:
+                        os.chmod(entry.name, 0o700, dir_fd=fd, follow_symlinks=False)
+                    except (OSError, NotImplementedError):
+                        pass
+                    child = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    stack.append((fd, entry.name, child))
+                    descended = True
+                    break
+                os.unlink(entry.name, dir_fd=fd)
+            except OSError:
+                failed.append(entry.name)
+        if descended:
+            continue
+        stack.pop()
+        os.close(fd)
+        if parent >= 0:
+            try:
+                os.rmdir(name, dir_fd=parent)
+            except OSError:
+                failed.append(name)
+                # leave it; the parent's listing would find it again forever
+                break
+    for _, _, fd in stack:
+        os.close(fd)
     return failed
 
 
@@ -241,16 +265,24 @@ class Executor:
         the sandbox). No fork: kills use CAP_KILL, wipes the uid's identity."""
         anomalies: list[str] = []
         uids = (USER_UID, CHECKER_UID)
-        for _ in range(200):
-            live = _live_processes(uids)
-            if not live:
+        quiet = 0
+        for _ in range(500):
+            # kill(-1) under the uid's identity reaches every process of it in
+            # one atomic sweep (a pid-hopping fork loop cannot slip between a
+            # listing and a kill); done until two listings in a row are empty.
+            for uid in uids:
+                with _identity(uid):
+                    try:
+                        os.kill(-1, 9)
+                    except OSError:
+                        pass
+            if _live_processes(uids):
+                quiet = 0
+                time.sleep(0.001)
+                continue
+            quiet += 1
+            if quiet >= 2:
                 break
-            for pid in live:
-                try:
-                    os.kill(pid, 9)
-                except ProcessLookupError:
-                    pass
-            time.sleep(0.001)
         else:
             anomalies += [f"process {pid} survived the reset" for pid in _live_processes(uids)]
         for uid in sorted(self.uids_used):
@@ -282,7 +314,7 @@ class Executor:
             else:
                 try:
                     reply = handler(request)
-                except (OSError, ValueError, KeyError, TypeError) as exc:
+                except Exception as exc:  # noqa: BLE001 - process boundary: report the fault, keep serving
                     reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
             write_frame(writer, reply)
 

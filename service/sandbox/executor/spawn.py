@@ -67,6 +67,23 @@ def _rss_kb(pid: int) -> int:
         return 0
 
 
+def _uid_rss_kb(uid: int | None, pid: int) -> int:
+    """Resident memory of every process of ``uid`` in this pid namespace (a
+    child the program never waits for still counts), or of ``pid`` alone."""
+    if uid is None:
+        return _rss_kb(pid)
+    total = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid != uid:
+                    continue
+            except OSError:
+                continue
+            total += _rss_kb(int(entry))
+    return total
+
+
 def _set_limits(limits: dict[str, Any]) -> None:
     def hard(res: int, value: int) -> None:
         resource.setrlimit(res, (value, value))
@@ -109,6 +126,12 @@ def _child(
                     pass
         for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_DFL)
+        try:
+            # when memory runs out, the program goes first, never the executor
+            with open("/proc/self/oom_score_adj", "w") as handle:
+                handle.write("1000")
+        except OSError:
+            pass
         _set_limits(limits)
         if uid is not None and os.getuid() == 0:
             os.setgroups([])
@@ -117,6 +140,10 @@ def _child(
         os.chdir(cwd)
         os.umask(0o022)
         if target is not None:
+            # the warm interpreter's environment is the executor's: replace it
+            # with the allow-listed one, as execve would
+            os.environ.clear()
+            os.environ.update(env)
             os.close(err_w)
             if hasattr(signal, "SIGPIPE"):
                 # A python program sees EPIPE as BrokenPipeError, as under python3.
@@ -195,7 +222,7 @@ def run(
                 os.close(fd)
         raise SpawnError(setup_error.decode("utf-8", "replace"))
     try:
-        return _supervise(pid, start, stdin, limits, in_w, out_r, err_r, res_r, oom_before)
+        return _supervise(pid, uid, start, stdin, limits, in_w, out_r, err_r, res_r, oom_before)
     finally:
         for fd in (in_w, out_r, err_r, res_r):
             if fd >= 0:
@@ -207,6 +234,7 @@ def run(
 
 def _supervise(
     pid: int,
+    uid: int | None,
     start: float,
     stdin: bytes,
     limits: dict[str, Any],
@@ -244,6 +272,7 @@ def _supervise(
     rusage = None
     drain_deadline = 0.0
     next_sample = start + MEMORY_SAMPLE_INTERVAL_S
+    peak_sampled_kb = 0
 
     def kill_group() -> None:
         try:
@@ -258,7 +287,9 @@ def _supervise(
                 limit_hit = limit_hit or "time_wall"
                 kill_group()
             if now >= next_sample:
-                if _rss_kb(pid) > mem_cap_kb:
+                resident = _uid_rss_kb(uid, pid)
+                peak_sampled_kb = max(peak_sampled_kb, resident)
+                if resident > mem_cap_kb:
                     limit_hit = limit_hit or "memory"
                     kill_group()
                 next_sample = now + MEMORY_SAMPLE_INTERVAL_S
@@ -319,7 +350,7 @@ def _supervise(
     wall = time.monotonic() - start
     assert rusage is not None
     cpu = rusage.ru_utime + rusage.ru_stime
-    peak_kb = int(rusage.ru_maxrss)
+    peak_kb = max(int(rusage.ru_maxrss), peak_sampled_kb)
     oom_after = _oom_kill_count()
     oom_killed = oom_before is not None and oom_after is not None and oom_after > oom_before
     if limit_hit is None and cpu > float(limits["cpu_time_s"]):

@@ -4,7 +4,9 @@
 # expect: accepted
 # expected_output: daemonized
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
-import os, time
+import os
+import time
+
 for keep_stdout in (False, True):
     if os.fork() == 0:
         os.setsid()

@@ -1,9 +1,11 @@
-// attack: a daemon that keeps changing pid (fork, parent exits, repeat) in its own
-//   session, so a kill sweep that lists pids then kills them may always miss it.
+// attack: a daemon that keeps changing pid (fork, parent exits, every ~0.2 ms) in its
+//   own session: a kill sweep that lists pids, then reads and kills them, can find
+//   none alive in one pass while the newest child lives on. Racy: repeated 12 times.
 // language: c
 // expect: accepted
 // expected_output: spawned
 // limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
+// repeat: 12
 #include <stdio.h>
 #include <unistd.h>
 int main(void) {

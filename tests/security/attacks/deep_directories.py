@@ -6,6 +6,7 @@
 # expected_output: deep
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import os
+
 for root in (".", "/tmp"):
     fd = os.open(root, os.O_RDONLY)
     for _ in range(1500):

@@ -5,6 +5,7 @@
 # expected_output: full
 # limits: {"time_limit_s": 2, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import signal
+
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 block = b"x" * (1 << 20)
 try:

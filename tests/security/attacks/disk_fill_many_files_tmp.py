@@ -4,6 +4,7 @@
 # expected_output: full full
 # limits: {"time_limit_s": 2, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import os
+
 block = b"y" * 16384
 said = []
 for root in ("/tmp", "/dev/shm"):

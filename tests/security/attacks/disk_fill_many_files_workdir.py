@@ -4,6 +4,7 @@
 # expected_output: full
 # limits: {"time_limit_s": 2, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import os
+
 block = b"y" * 16384
 os.mkdir("many")
 try:

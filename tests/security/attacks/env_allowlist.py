@@ -5,4 +5,5 @@
 # expected_output: HOME LANG LC_ALL PATH PYTHONDONTWRITEBYTECODE PYTHONIOENCODING TMPDIR
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import os
+
 print(*sorted(os.environ))

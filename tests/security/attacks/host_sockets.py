@@ -5,7 +5,9 @@
 # expect: accepted
 # expected_output: "docker.sock absent\n/run/rewardbox hidden\nexecutor.sock refused"
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
-import os, socket
+import os
+import socket
+
 paths = ("/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock")
 print("docker.sock", "present" if any(os.path.exists(p) for p in paths) else "absent")
 try:

@@ -5,7 +5,9 @@
 # expect: accepted
 # expected_output: survived
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
-import os, signal
+import os
+import signal
+
 try:
     os.kill(-1, signal.SIGKILL)
 except OSError:

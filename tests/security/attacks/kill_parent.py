@@ -3,7 +3,9 @@
 # expect: accepted
 # expected_output: "denied denied\ndenied denied"
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
-import os, signal
+import os
+import signal
+
 for pid in (os.getppid(), 1):
     said = []
     for sig in (signal.SIGKILL, signal.SIGSTOP):

@@ -11,8 +11,8 @@
 int main(void) {
     if (fork() == 0) {
         size_t n = 400u << 20;
-        char *p = malloc(n);
-        if (p) memset(p, 1, n);
+        volatile char *p = malloc(n);  /* volatile: -O2 must not elide it */
+        for (size_t i = 0; p && i < n; i += 4096) p[i] = 1;
         sleep(30);
         _exit(0);
     }

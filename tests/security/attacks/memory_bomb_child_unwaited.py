@@ -4,7 +4,9 @@
 # expect: memory_limit_exceeded
 # expected_output: done
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 3, "memory_limit_mb": 64}
-import os, time
+import os
+import time
+
 if os.fork() == 0:
     hoard = b"x" * (400 << 20)
     time.sleep(30)

@@ -4,6 +4,7 @@
 # expected_output: failed
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import socket
+
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 s.settimeout(1)
 try:

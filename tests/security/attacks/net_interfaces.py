@@ -4,4 +4,5 @@
 # expected_output: ['lo']
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import socket
+
 print(sorted(name for _, name in socket.if_nameindex()))

@@ -5,6 +5,7 @@
 # expected_output: "1 environ denied\n1 mem denied\nparent environ denied\nparent mem denied"
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import os
+
 for name, pid in (("1", 1), ("parent", os.getppid())):
     for what in ("environ", "mem"):
         try:

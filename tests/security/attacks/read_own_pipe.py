@@ -5,5 +5,6 @@
 # reason_contains: wall
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import os
+
 r, w = os.pipe()
 os.read(r, 1)

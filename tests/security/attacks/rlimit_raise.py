@@ -5,6 +5,7 @@
 # expected_output: all denied
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import resource
+
 raised = []
 for name in ("RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_FSIZE", "RLIMIT_NPROC", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_AS"):
     res = getattr(resource, name)

@@ -5,7 +5,11 @@
 # expect: accepted
 # expected_output: "setuid denied\nsetresuid denied\nnonewprivs 1\ncaps 0000000000000000\nnot root"
 # limits: {"time_limit_s": 2, "wall_time_limit_s": 3, "memory_limit_mb": 64}
-import os, shutil, subprocess, sys
+import os
+import shutil
+import subprocess
+import sys
+
 for name, call in (("setuid", lambda: os.setuid(0)), ("setresuid", lambda: os.setresuid(0, 0, 0))):
     try:
         call()

@@ -3,7 +3,9 @@
 # expect: time_limit_exceeded
 # reason_contains: wall
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
-import os, signal
+import os
+import signal
+
 print("stopping", flush=True)
 os.kill(os.getpid(), signal.SIGSTOP)
 print("resumed")

@@ -4,4 +4,5 @@
 # reason_contains: wall
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import time
+
 time.sleep(600)

@@ -5,6 +5,7 @@
 # expected_output: 42
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import sys
+
 chunk = "e" * 65536
 for _ in range(256):
     sys.stderr.write(chunk)

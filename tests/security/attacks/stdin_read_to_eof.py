@@ -6,6 +6,7 @@
 # expected_output: eof 11
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 2, "memory_limit_mb": 64}
 import sys
+
 data = sys.stdin.buffer.read()
 more = sys.stdin.buffer.read()
 print("eof", len(data) + len(more))
