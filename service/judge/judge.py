@@ -104,22 +104,13 @@ class Judge:
             return RunResult(status="completed", verdict=Verdict.compile_error,
                              compile=CompileResult(status="error", log=outcome["compile_error"]))
         verdict, reason = self._limit_verdict(record, spec)
-        stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
-        stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
         return RunResult(
             status="completed",
             verdict=verdict or Verdict.accepted,
             reason=reason,
             compile=compiled,
-            stdout=stdout,
-            stderr=stderr,
-            truncated=cut_out or cut_err or record["stdout_truncated"] or record["stderr_truncated"],
-            exit_code=record["exit_code"],
-            signal=record["signal"],
-            cpu_time_s=record["cpu_time_s"],
-            wall_time_s=record["wall_time_s"],
-            peak_memory_kb=record["peak_memory_kb"],
             files=fetched,
+            **self._record_fields(record),
         )
 
     @staticmethod
@@ -294,20 +285,23 @@ class Judge:
                 verdict, reason = self._judge_call(test, outcome)
             else:
                 verdict, reason = self._judge_assert(outcome)
+        return TestResult(verdict=verdict, reason=reason, **self._record_fields(record))
+
+    def _record_fields(self, record: dict[str, Any]) -> dict[str, Any]:
+        """What a test or run result reports of a run record: its usage, exit
+        status and output (capped at report_output_bytes)."""
         stdout, cut_out = _cap(record["stdout"], self.settings.report_output_bytes)
         stderr, cut_err = _cap(record["stderr"], self.settings.report_output_bytes)
-        return TestResult(
-            verdict=verdict,
-            reason=reason,
-            cpu_time_s=record["cpu_time_s"],
-            wall_time_s=record["wall_time_s"],
-            peak_memory_kb=record["peak_memory_kb"],
-            exit_code=record["exit_code"],
-            signal=record["signal"],
-            stdout=stdout,
-            stderr=stderr,
-            truncated=cut_out or cut_err or record["stdout_truncated"] or record["stderr_truncated"],
-        )
+        return {
+            "cpu_time_s": record["cpu_time_s"],
+            "wall_time_s": record["wall_time_s"],
+            "peak_memory_kb": record["peak_memory_kb"],
+            "exit_code": record["exit_code"],
+            "signal": record["signal"],
+            "stdout": stdout,
+            "stderr": stderr,
+            "truncated": cut_out or cut_err or record["stdout_truncated"] or record["stderr_truncated"],
+        }
 
     @staticmethod
     def _limit_verdict(record: dict[str, Any], spec: LanguageSpec) -> tuple[Verdict | None, str | None]:

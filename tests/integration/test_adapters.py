@@ -51,13 +51,28 @@ def url(stack: Stack) -> str:
     return f"http://127.0.0.1:{stack.port}"
 
 
-def with_worker_killed(stack: Stack, call: Callable[[], Any], after_s: float = 1.5) -> Any:
-    """Run ``call`` while the worker is SIGKILLed ``after_s`` in (and replaced)."""
+def with_worker_killed(stack: Stack, call: Callable[[], Any]) -> Any:
+    """Run ``call`` while the worker that takes its (slow) job is SIGKILLed
+    mid-job and replaced."""
+    import redis
+    from rq import Worker
+
+    assert stack.redis is not None
+    connection = redis.Redis.from_url(stack.redis.url)
 
     def killer() -> None:
-        time.sleep(after_s)
-        stack.workers.pop(0).kill(signal.SIGKILL)
-        stack.add_worker()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            busy = [w.pid for w in Worker.all(connection=connection) if w.get_state() == "busy"]
+            victims = [p for p in stack.workers if p.pid in busy]
+            if victims:
+                time.sleep(0.5)  # well inside the 4 s job
+                stack.workers.remove(victims[0])
+                victims[0].kill(signal.SIGKILL)
+                stack.add_worker()
+                return
+            time.sleep(0.05)
+        raise AssertionError("no worker ever took the job")
 
     thread = threading.Thread(target=killer)
     thread.start()
@@ -65,6 +80,7 @@ def with_worker_killed(stack: Stack, call: Callable[[], Any], after_s: float = 1
         return call()
     finally:
         thread.join()
+        connection.close()
 
 
 def test_trl_reward_function(stack: Stack) -> None:
@@ -168,6 +184,7 @@ def test_slime_endpoint(stack: Stack) -> None:
 
 def test_openrlhf_reward_func_file(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
     import torch  # noqa: F401 - imported now so that the worker dies mid-job, not mid-import
+
     from trainer_client.adapters import openrlhf
 
     monkeypatch.setenv("REWARDBOX_URL", url(stack))
