@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from service.core.errors import SubmissionError
 from service.queue.base import QueueFull, QueueUnavailable
@@ -22,6 +23,13 @@ def _field(loc: tuple[object, ...]) -> str:
 
 async def _validation(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    detail = [{"field": _field(tuple(err.get("loc", ()))), "reason": err.get("msg", "invalid")} for err in exc.errors()]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+async def _model(_: Request, exc: Exception) -> JSONResponse:
+    """A model built inside a handler (e.g. from a compatibility shape) refused its input."""
+    assert isinstance(exc, ValidationError)
     detail = [{"field": _field(tuple(err.get("loc", ()))), "reason": err.get("msg", "invalid")} for err in exc.errors()]
     return JSONResponse({"detail": detail}, status_code=422)
 
@@ -46,6 +54,7 @@ async def _unavailable(_: Request, exc: Exception) -> JSONResponse:
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(ValidationError, _model)
     app.add_exception_handler(SubmissionError, _submission)
     app.add_exception_handler(QueueFull, _full)
     app.add_exception_handler(QueueUnavailable, _unavailable)

@@ -14,7 +14,6 @@ execution_time, return_code, stdout, stderr}), ``executor_pod_name``,
 from __future__ import annotations
 
 import base64
-import binascii
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
@@ -105,7 +104,7 @@ async def run_code(queue: QueueDep, settings: SettingsDep, body: RunCodeRequest)
     for path, content in body.files.items():
         try:
             files[path] = base64.b64decode(content, validate=True).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # binascii.Error, non-ASCII text, UnicodeDecodeError
             raise HTTPException(
                 status_code=422, detail=[{"field": f"files.{path}", "reason": "must be base64 of UTF-8 text"}]
             ) from None
