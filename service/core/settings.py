@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     max_batch_size: int = Field(1024, ge=1, description="Submissions per batch request.")
     max_body_bytes: int = Field(64 * 1024 * 1024, ge=1024, description="Largest HTTP request body, bytes.")
     api_keys: str | None = Field(None, description="Comma-separated API keys; unset = no auth (local use).")
+    rate_limit_per_minute: int = Field(
+        0, ge=0, description="Requests per API key (or client address without auth) per minute; 0 = unlimited."
+    )
     job_retries: int = Field(2, ge=0, le=10, description="Retries of a job whose worker died or whose sandbox failed.")
     worker_lease_s: int = Field(6, ge=2, description="A worker that misses its heartbeat this long is dead, seconds.")
     standalone_threads: int = Field(0, ge=0, description="Judging threads in standalone mode; 0 = pool_size.")

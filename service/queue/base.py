@@ -101,6 +101,11 @@ class JobQueue(ABC):
     @abstractmethod
     def load_job(self, job_id: str) -> dict[str, Any] | None: ...
 
+    @abstractmethod
+    def rate_hit(self, client: str, limit: int, window_s: int = 60) -> int | None:
+        """Count one request of ``client`` in the current fixed window; None
+        if it is within ``limit``, else the seconds until the window ends."""
+
     def metrics(self) -> dict[str, Any]:
         """Extra gauges (pool sizes, sandbox start times) where known here."""
         return {}

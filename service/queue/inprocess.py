@@ -37,6 +37,7 @@ class InProcessQueue(JobQueue):
         self._jobs: dict[str, tuple[float, dict[str, Any]]] = {}
         self._cache: dict[str, tuple[float, dict[str, Any]]] = {}
         self._pending = 0
+        self._rates: dict[str, tuple[int, int]] = {}
 
     def _run(self, item_id: str, payload: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
@@ -114,6 +115,19 @@ class InProcessQueue(JobQueue):
         if entry is None or entry[0] < time.monotonic():
             return None
         return entry[1]
+
+    def rate_hit(self, client: str, limit: int, window_s: int = 60) -> int | None:
+        now = time.time()
+        window = int(now // window_s)
+        with self._lock:
+            start, count = self._rates.get(client, (window, 0))
+            if start != window:
+                start, count = window, 0
+            count += 1
+            self._rates[client] = (start, count)
+            if len(self._rates) > MAX_CACHE_ENTRIES:
+                self._rates = {k: v for k, v in self._rates.items() if v[0] == window}
+        return None if count <= limit else max(1, int((window + 1) * window_s - now))
 
     def save_job(self, job_id: str, record: dict[str, Any]) -> None:
         with self._lock:

@@ -218,6 +218,20 @@ class RedisQueue(JobQueue):
             raise _redis_down(exc) from exc
         return json.loads(raw) if raw else None
 
+    def rate_hit(self, client: str, limit: int, window_s: int = 60) -> int | None:
+        """Fixed window shared by every gateway on this Redis."""
+        now = time.time()
+        window = int(now // window_s)
+        key = f"{PREFIX}:rate:{client}:{window}"
+        try:
+            with self.redis.pipeline() as pipe:
+                pipe.incr(key)
+                pipe.expire(key, window_s * 2)
+                count = int(pipe.execute()[0])
+        except redis.RedisError as exc:
+            raise _redis_down(exc) from exc
+        return None if count <= limit else max(1, int((window + 1) * window_s - now))
+
     def save_job(self, job_id: str, record: dict[str, Any]) -> None:
         try:
             self.redis.set(f"{PREFIX}:job:{job_id}", json.dumps(record), ex=self.settings.result_ttl_s)

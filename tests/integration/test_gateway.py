@@ -82,6 +82,7 @@ def test_bad_input_is_422_naming_the_field(standalone: Stack) -> None:
 
 
 KEY = "test-key-0123456789abcdef"
+OTHER_KEY = "other-key-0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +90,8 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     """A standalone gateway with API keys, a small body limit, a queue of depth
     2 and the result cache on."""
     tmp = tmp_path_factory.mktemp("guarded")
-    env = stack_env(REWARDBOX_MAX_BODY_BYTES="65536", REWARDBOX_API_KEYS=f"other-key-0123456789abcdef,{KEY}",
-                    REWARDBOX_MAX_QUEUE_DEPTH="2", REWARDBOX_STANDALONE_THREADS="1")
+    env = stack_env(REWARDBOX_MAX_BODY_BYTES="65536", REWARDBOX_API_KEYS=f"{OTHER_KEY},{KEY}",
+                    REWARDBOX_MAX_QUEUE_DEPTH="2", REWARDBOX_STANDALONE_THREADS="1", REWARDBOX_RATE_LIMIT_PER_MINUTE="40")
     port = free_port()
     gateway = rewardbox(["serve", "--port", str(port)], env, tmp / "gw.log")
     try:
@@ -114,6 +115,32 @@ def test_api_keys(guarded: httpx.Client) -> None:
         assert response.status_code == 401 and response.headers["WWW-Authenticate"] == "Bearer"
     # health and metrics stay open for probes and scrapers
     assert httpx.get(str(guarded.base_url.join("/healthz"))).status_code == 200
+
+
+def test_rate_limit_per_key(guarded: httpx.Client) -> None:
+    other = {"Authorization": f"Bearer {OTHER_KEY}"}
+    statuses = [guarded.get("/v1/languages", headers=other).status_code for _ in range(45)]
+    if 429 not in statuses:  # the minute turned over mid-burst: the next burst must hit it
+        statuses = [guarded.get("/v1/languages", headers=other).status_code for _ in range(45)]
+    assert 429 in statuses
+    refused = guarded.get("/v1/languages", headers=other)
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert guarded.get("/v1/languages").status_code == 200  # another key has its own budget
+
+
+def test_rate_limit_window_is_shared_through_redis(redis_stack: Stack) -> None:
+    from service.core.settings import Settings
+    from service.queue.redis_queue import RedisQueue
+
+    assert redis_stack.redis is not None
+    gateways = [RedisQueue(Settings(redis_url=redis_stack.redis.url)) for _ in range(2)]
+    try:
+        answers = [gateways[i % 2].rate_hit("key-test", limit=10, window_s=3600) for i in range(12)]
+    finally:
+        for gateway in gateways:
+            gateway.close()
+    assert answers[:10] == [None] * 10  # two gateways, one budget
+    assert all(a is not None and 1 <= a <= 3600 for a in answers[10:])
 
 
 def test_identical_submissions_come_from_the_cache(guarded: httpx.Client) -> None:
