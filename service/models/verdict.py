@@ -21,14 +21,3 @@ class Verdict(str, Enum):
     compile_error = "compile_error"
     skipped = "skipped"
     sandbox_error = "sandbox_error"
-
-
-# When tests disagree, the submission's verdict is the first failing test's;
-# this order only breaks ties for summaries.
-LIMIT_VERDICTS = frozenset(
-    {
-        Verdict.time_limit_exceeded,
-        Verdict.memory_limit_exceeded,
-        Verdict.output_limit_exceeded,
-    }
-)

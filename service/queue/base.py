@@ -106,9 +106,9 @@ class JobQueue(ABC):
         """Count one request of ``client`` in the current fixed window; None
         if it is within ``limit``, else the seconds until the window ends."""
 
-    def metrics(self) -> dict[str, Any]:
-        """Extra gauges (pool sizes, sandbox start times) where known here."""
-        return {}
+    def refresh_metrics(self) -> None:
+        """Bring the sandbox gauges (pool sizes) up to date, where the sandboxes
+        run in this process (standalone); workers export their own."""
 
     def close(self) -> None:
         """Release what the queue holds."""

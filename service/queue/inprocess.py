@@ -137,9 +137,10 @@ class InProcessQueue(JobQueue):
         entry = self._jobs.get(job_id)
         return entry[1] if entry else None
 
-    def metrics(self) -> dict[str, Any]:
-        sizes: dict[str, int] = getattr(self.backend, "pool_sizes", dict)()
-        return {"pool_sizes": sizes}
+    def refresh_metrics(self) -> None:
+        pool_sizes = getattr(self.backend, "pool_sizes", None)  # the docker backend sets its gauge
+        if pool_sizes is not None:
+            pool_sizes()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

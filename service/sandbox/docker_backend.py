@@ -162,7 +162,7 @@ class Sandbox:
                 f"image {settings.image_prefix}{self.spec.name} carries executor {hello.get('version')}, "
                 f"this host has {EXECUTOR_VERSION}: rebuild the images (make images)"
             )
-        self.backend.metrics_start(time.monotonic() - started, self.spec.name)
+        SANDBOX_START.labels("docker", self.spec.name).observe(time.monotonic() - started)
 
     def set_memory(self, memory_limit_mb: int) -> None:
         if memory_limit_mb == self.memory_limit_mb or self.container is None:
@@ -209,10 +209,7 @@ class DockerBackend(Backend):
         self._closed = False
         # containers must not outlive the process that started them
         atexit.register(self.close)
-        self.removed_orphans = remove_orphans(self.client, settings.runtime_dir)
-
-    def metrics_start(self, seconds: float, language: str = "") -> None:
-        SANDBOX_START.labels("docker", language).observe(seconds)
+        remove_orphans(self.client, settings.runtime_dir)
 
     def candidate_languages(self) -> list[str]:
         names = []
@@ -409,7 +406,3 @@ def remove_orphans(client: docker.DockerClient, runtime_dir: Path) -> int:
             log.warning("could not remove %s: %s", container.name, exc)
         shutil.rmtree(runtime_dir / container.name, ignore_errors=True)
     return removed
-
-
-def socket_dirs(settings: Settings) -> list[Path]:
-    return sorted(settings.runtime_dir.glob("rewardbox-*")) if settings.runtime_dir.exists() else []

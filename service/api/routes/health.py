@@ -35,5 +35,5 @@ async def prometheus(queue: QueueDep) -> Response:
         metrics.QUEUE_DEPTH.set(await run_in_threadpool(queue.depth))
     except QueueUnavailable:
         pass
-    await run_in_threadpool(queue.metrics)
+    await run_in_threadpool(queue.refresh_metrics)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
