@@ -167,6 +167,8 @@ class Sandbox:
     def set_memory(self, memory_limit_mb: int) -> None:
         if memory_limit_mb == self.memory_limit_mb or self.container is None:
             return
+        if self.backend.fixed_memory:
+            return  # sized for the largest limit at start; the executor enforces the job's
         memory = self._container_memory(memory_limit_mb)
         # lower swap first when shrinking, memory first when growing
         self.container.update(mem_limit=memory, memswap_limit=memory)
@@ -207,6 +209,11 @@ class DockerBackend(Backend):
         self._pool_lock = threading.Lock()
         self._live: set[Sandbox] = set()  # every started sandbox, pooled or lent
         self._closed = False
+        # Runtimes other than runc (gVisor's runsc) cannot change a running
+        # container's limits: their containers start with the memory of the
+        # largest job; the executor's per-uid RSS sampling enforces each job's
+        # own limit, the container limit is only the backstop.
+        self.fixed_memory = settings.docker_runtime not in (None, "", "runc")
         # containers must not outlive the process that started them
         atexit.register(self.close)
         remove_orphans(self.client, settings.runtime_dir)
@@ -246,7 +253,10 @@ class DockerBackend(Backend):
 
     def _start(self, language: str) -> Sandbox:
         """Start a sandbox and track it until it is destroyed; raises SandboxError."""
-        sandbox = Sandbox(self, registry()[language], self.settings.memory_limit_mb)
+        memory_limit_mb = self.settings.memory_limit_mb
+        if self.fixed_memory:
+            memory_limit_mb = max(self.settings.max_memory_limit_mb, self.settings.compile_memory_limit_mb)
+        sandbox = Sandbox(self, registry()[language], memory_limit_mb)
         try:
             sandbox.start()
         except docker.errors.DockerException as exc:

@@ -35,6 +35,8 @@ MEMORY_SAMPLE_INTERVAL_S = 0.01
 # After the main process exits, how long leftover holders of stdout/stderr
 # (already killed with the group) get to let the pipes reach EOF.
 DRAIN_GRACE_S = 0.2
+# Without pidfd_open (gVisor), how often the supervisor checks for the exit, seconds.
+EXIT_POLL_INTERVAL_S = 0.002
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
@@ -248,7 +250,10 @@ def _supervise(
     out_cap = int(limits["output_bytes"])
     err_cap = int(limits["stderr_bytes"])
     mem_cap_kb = int(limits["memory_kb"])
-    pidfd = os.pidfd_open(pid)
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:  # ENOSYS under gVisor: poll for the exit instead
+        pidfd = -1
     poller = select.poll()
     bufs: dict[int, list[bytes]] = {out_r: [], err_r: []}
     sizes = {out_r: 0, err_r: 0}
@@ -257,7 +262,8 @@ def _supervise(
     for fd in (out_r, err_r, res_r):
         if fd >= 0:
             poller.register(fd, select.POLLIN)
-    poller.register(pidfd, select.POLLIN)
+    if pidfd >= 0:
+        poller.register(pidfd, select.POLLIN)
     open_reads = {fd for fd in (out_r, err_r, res_r) if fd >= 0}
     pending = memoryview(stdin)
     if pending:
@@ -294,6 +300,14 @@ def _supervise(
                     kill_group()
                 next_sample = now + MEMORY_SAMPLE_INTERVAL_S
             timeout = max(0.0, min(deadline, next_sample) - now)
+            if pidfd < 0:
+                waited, wait_status, wait_rusage = os.wait4(pid, os.WNOHANG)
+                if waited == pid:
+                    status, rusage, exited = wait_status, wait_rusage, True
+                    kill_group()
+                    drain_deadline = time.monotonic() + DRAIN_GRACE_S
+                    continue
+                timeout = min(timeout, EXIT_POLL_INTERVAL_S)
         else:
             if now >= drain_deadline:
                 break
@@ -346,7 +360,8 @@ def _supervise(
     if not exited:
         kill_group()
         _, status, rusage = os.wait4(pid, 0)
-    os.close(pidfd)
+    if pidfd >= 0:
+        os.close(pidfd)
     wall = time.monotonic() - start
     assert rusage is not None
     cpu = rusage.ru_utime + rusage.ru_stime
