@@ -16,7 +16,21 @@ is a proxy that sends arguments and receives the return value as plain data
 - ``sys.exit``/``os._exit``/``exit()`` in the candidate ends only the
   candidate: the harness sees it (``early_exit``) and the test fails;
 - tampering with builtins, ``sys.modules`` or ``check`` happens in the
-  candidate's own address space and cannot touch the test code.
+  candidate's own address space and cannot touch the test code;
+- right after the fork the candidate empties every dict and list its
+  callers' frames hold (the exec request, the spec with the test code), so
+  ``sys._getframe``, ``inspect.stack()`` or ``gc.get_objects()`` find nothing
+  of the tests;
+- a candidate function named like a builtin the test code uses (``abs``,
+  ``len``, ...) is not bound into the tests: they keep the real builtin.
+
+Detected tampering is reported as the flag ``harness_tamper`` (it does not
+change the verdict, which it could not influence): builtins or executor
+modules changed by the candidate, a builtin shadowed as above, and reads of
+raw process memory, which an audit hook (PEP 578) refuses in the candidate:
+``/proc/<pid>/mem`` and ctypes' ``string_at``/``from_address``. What the
+hook cannot close: freed heap pages of the executor may still hold bytes of
+earlier requests, readable by other raw-memory means.
 
 The verdict is the harness's report on its private result pipe, which the
 candidate has closed before running any submitted code.
@@ -25,8 +39,10 @@ candidate has closed before running any submitted code.
 from __future__ import annotations
 
 import builtins
+import gc
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -35,6 +51,11 @@ from protocol import ProtocolError, read_frame, write_frame
 
 CANDIDATE_MODULE = "__candidate__"
 ERROR_CHARS = 2000
+TAMPER = "harness_tamper"
+# Audit events (PEP 578) that read raw memory: refused in candidate code.
+RAW_MEMORY_EVENTS = frozenset({"ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"})
+PROC_MEM = re.compile(r"/proc/\d+(?:/task/\d+)?/mem")
+GUARDED_MODULES = ("harness", "plain", "protocol")
 
 
 class CandidateExited(BaseException):
@@ -88,7 +109,91 @@ def _install_site_builtins() -> None:
 # candidate side
 
 
-def _candidate_main(code: Any, filename: str, requests: Any, replies: Any) -> None:
+def _forget_job() -> None:
+    """Empty every dict and list the caller's callers hold in their frames
+    (the exec request, the spec with the test code): the candidate, forked
+    from them, must not reach the tests through ``sys._getframe`` or ``gc``.
+    Only called in a forked candidate, which never returns to those frames."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_locals is not frame.f_globals:
+            for value in list(frame.f_locals.values()):
+                if isinstance(value, (dict, list)):
+                    value.clear()
+        frame = frame.f_back
+    gc.collect()
+
+
+class Guard:
+    """Tamper detection inside a candidate process: an audit hook that refuses
+    raw memory reads, and a baseline of builtins and the executor modules to
+    compare against. Findings go, one line each, to ``tamper_fd`` (a pipe the
+    harness reads), written when they happen."""
+
+    def __init__(self, tamper_fd: int) -> None:
+        self.fd = tamper_fd
+        self.write = os.write  # bound now: the candidate may replace os.write
+        self.sent: set[str] = set()
+        self.builtins = dict(vars(builtins))
+        self.modules = {name: sys.modules.get(name) for name in GUARDED_MODULES}
+        self.module_vars = {name: dict(vars(m)) for name, m in self.modules.items() if m is not None}
+        sys.addaudithook(self._hook())
+
+    def note(self, finding: str) -> None:
+        if finding in self.sent:
+            return
+        self.sent.add(finding)
+        try:
+            self.write(self.fd, (finding.replace("\n", " ")[:200] + "\n").encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+    def _hook(self) -> Any:
+        # Everything the hook uses is bound now: the candidate may replace
+        # builtins, and an exception escaping a hook breaks the audited call.
+        def audit(
+            event: str,
+            args: tuple[Any, ...],
+            note: Any = self.note,
+            raw_events: frozenset[str] = RAW_MEMORY_EVENTS,
+            is_instance: Any = isinstance,
+            text: tuple[type, ...] = (str, bytes),
+            fsdecode: Any = os.fsdecode,
+            realpath: Any = os.path.realpath,
+            proc_mem: Any = PROC_MEM.fullmatch,
+            refused: type = PermissionError,
+        ) -> None:
+            if event in raw_events:
+                note(f"raw memory read ({event})")
+                raise refused(f"{event} is not allowed in the sandbox")
+            if event == "open" and args and is_instance(args[0], text):
+                try:
+                    path = realpath(fsdecode(args[0]))
+                except Exception:  # noqa: BLE001 - a path realpath cannot resolve is not /proc/<pid>/mem
+                    return
+                if proc_mem(path):
+                    note(f"opened {path}")
+                    raise refused(f"reading {path} is not allowed in the sandbox")
+
+        return audit
+
+    def check(self) -> None:
+        """Compare builtins and the executor modules with the baseline."""
+        now = vars(builtins)
+        if now.keys() != self.builtins.keys() or any(now[k] is not v for k, v in self.builtins.items()):
+            changed = sorted({k for k in now.keys() ^ self.builtins.keys()}
+                             | {k for k, v in self.builtins.items() if now.get(k, v) is not v})
+            self.note("builtins changed: " + ", ".join(changed[:5]))
+        for name, module in self.modules.items():
+            if sys.modules.get(name) is not module:
+                self.note(f"sys.modules[{name!r}] replaced")
+            elif module is not None:
+                current = vars(module)
+                if any(current.get(k) is not v for k, v in self.module_vars[name].items()):
+                    self.note(f"executor module {name} changed")
+
+
+def _candidate_main(code: Any, filename: str, requests: Any, replies: Any, guard: Guard) -> None:
     namespace: dict[str, Any] = {"__name__": CANDIDATE_MODULE, "__builtins__": builtins}
     try:
         exec(code, namespace)  # noqa: S102 - this is the sandbox
@@ -98,6 +203,8 @@ def _candidate_main(code: Any, filename: str, requests: Any, replies: Any) -> No
     except BaseException as exc:  # noqa: BLE001 - reported to the harness as a failed load
         write_frame(replies, {"load": "error", "error": _describe(exc, filename)})
         return
+    finally:
+        guard.check()
     names = [k for k, v in namespace.items() if callable(v) and not k.startswith("__")]
     write_frame(replies, {"load": "ok", "names": names})
     while True:
@@ -117,8 +224,10 @@ def _candidate_main(code: Any, filename: str, requests: Any, replies: Any) -> No
             write_frame(replies, {"exit": True})
             return
         except BaseException as exc:  # noqa: BLE001 - the candidate's exception, reported
+            guard.check()
             write_frame(replies, {"raise": type(exc).__name__, "error": _describe(exc, filename)})
             continue
+        guard.check()
         try:
             wire = plain.encode(value)
         except plain.NonPlainValue as exc:
@@ -133,31 +242,62 @@ class _Candidate:
     def __init__(self, code: Any, filename: str, result_fd: int) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
+        tamper_r, tamper_w = os.pipe()
         _flush()
         self.pid = os.fork()
         if self.pid == 0:
             os.close(result_fd)
             os.close(req_w)
             os.close(rep_r)
+            os.close(tamper_r)
             status = 0
             try:
-                _candidate_main(code, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"))
+                _forget_job()
+                os.set_blocking(tamper_w, False)
+                guard = Guard(tamper_w)
+                _candidate_main(code, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"), guard)
             except BaseException:  # noqa: BLE001 - the harness sees EOF and reports it
                 status = 1
             _flush()
             os._exit(status)
         os.close(req_r)
         os.close(rep_w)
+        os.close(tamper_w)
+        os.set_blocking(tamper_r, False)
+        self.tamper_r = tamper_r
+        self.tamper: list[str] = []
         self.requests = os.fdopen(req_w, "wb")
         self.replies = os.fdopen(rep_r, "rb")
         self.flags: set[str] = set()
         self.exited = False
-        self.load = self._reply()
+        try:
+            self.load = self._reply()
+        except CandidateExited:
+            self.load = {"load": "exit", "error": "the candidate exited while loading"}
+
+    def read_tamper(self) -> None:
+        """Collect what the candidate's guard found so far."""
+        while True:
+            try:
+                chunk = os.read(self.tamper_r, 1 << 16)
+            except (BlockingIOError, OSError):
+                return
+            if not chunk:
+                return
+            found = [line for line in chunk.decode("utf-8", "replace").splitlines() if line]
+            if found:
+                self.flags.add(TAMPER)
+                self.tamper += found
+
+    def faults(self) -> list[str]:
+        """Flags that fail a test: the candidate's faults, not detected tampering."""
+        return sorted(self.flags - {TAMPER})
 
     def _reply(self) -> dict[str, Any]:
         try:
             return read_frame(self.replies)
         except ProtocolError:
+            self.read_tamper()
             self.exited = True
             self.flags.add("early_exit")
             raise CandidateExited("the candidate process ended") from None
@@ -209,6 +349,15 @@ class _Candidate:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+        self.read_tamper()
+        os.close(self.tamper_r)
+
+    def report(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """``outcome`` plus the flags and what the guard found."""
+        outcome["flags"] = sorted(self.flags)
+        if self.tamper:
+            outcome["tamper"] = self.tamper[:10]
+        return outcome
 
 
 def _report(result_fd: int, result: dict[str, Any]) -> int:
@@ -254,20 +403,18 @@ def run_call(spec: dict[str, Any], result_fd: int) -> int:
         candidate = _start(spec, result_fd)
     except SourceInvalid as exc:
         return _report(result_fd, {"compile_error": str(exc)})
-    except CandidateExited:
-        return _report(result_fd, {"error": "the candidate exited while loading", "flags": ["early_exit"]})
     if candidate.load["load"] != "ok":
         candidate.close()
-        flags = ["early_exit"] if candidate.load["load"] == "exit" else []
-        return _report(result_fd, {"error": candidate.load.get("error", "exit while loading"), "flags": flags})
+        if candidate.load["load"] == "exit":
+            candidate.flags.add("early_exit")
+        return _report(result_fd, candidate.report({"error": candidate.load.get("error", "exit while loading")}))
     try:
         value = candidate.call(spec["fn_name"], tuple(plain.decode(a) for a in spec["args"]))
         outcome: dict[str, Any] = {"value": plain.encode(value)}
     except (CandidateExited, NonPlainReturn, Exception) as exc:  # noqa: BLE001 - reported as a failed test
         outcome = {"error": _describe(exc, spec["filename"])}
-    outcome["flags"] = sorted(candidate.flags)
     candidate.close()
-    return _report(result_fd, outcome)
+    return _report(result_fd, candidate.report(outcome))
 
 
 def run_assert(spec: dict[str, Any], result_fd: int) -> int:
@@ -278,26 +425,44 @@ def run_assert(spec: dict[str, Any], result_fd: int) -> int:
         candidate = _start(spec, result_fd)
     except SourceInvalid as exc:
         return _report(result_fd, {"passed": False, "compile_error": str(exc)})
-    except CandidateExited:
-        return _report(result_fd, {"passed": False, "error": "the candidate exited while loading", "flags": ["early_exit"]})
     if candidate.load["load"] != "ok":
         candidate.close()
-        flags = ["early_exit"] if candidate.load["load"] == "exit" else []
-        return _report(result_fd, {"passed": False, "error": candidate.load.get("error"), "flags": flags})
+        if candidate.load["load"] == "exit":
+            candidate.flags.add("early_exit")
+        return _report(result_fd, candidate.report({"passed": False, "error": candidate.load.get("error")}))
     namespace: dict[str, Any] = {"__name__": "__test__", "__builtins__": builtins}
-    for name in candidate.load["names"]:
-        namespace[name] = candidate.proxy(name)
     error = None
     try:
-        exec(compile(spec["test_code"], "<test>", "exec"), namespace)  # noqa: S102 - trusted test code
+        test_code = compile(spec["test_code"], "<test>", "exec")
+        used = _names_used(test_code)
+        for name in candidate.load["names"]:
+            if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
+                continue
+            if hasattr(builtins, name):
+                # the tests keep the real builtin; shadowing one they use is tampering
+                if name in used:
+                    candidate.flags.add(TAMPER)
+                    candidate.tamper.append(f"defines {name}, a builtin the tests use")
+                continue
+            namespace[name] = candidate.proxy(name)
+        exec(test_code, namespace)  # noqa: S102 - trusted test code
     except (CandidateExited, NonPlainReturn, Exception) as exc:  # noqa: BLE001 - a failed test
         error = _describe(exc, "<test>")
-    flags = sorted(candidate.flags)
     candidate.close()
-    passed = error is None and not flags
-    if error is None and flags:
-        error = "the test code swallowed a candidate fault: " + ", ".join(flags)
-    return _report(result_fd, {"passed": passed, "error": error, "flags": flags})
+    faults = candidate.faults()
+    passed = error is None and not faults
+    if error is None and faults:
+        error = "the test code swallowed a candidate fault: " + ", ".join(faults)
+    return _report(result_fd, candidate.report({"passed": passed, "error": error}))
+
+
+def _names_used(code: Any) -> set[str]:
+    """Every global or attribute name ``code`` and its nested code objects use."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _names_used(const)
+    return names
 
 
 def run_checker(spec: dict[str, Any], result_fd: int) -> int:
@@ -335,12 +500,15 @@ def run_script(spec: dict[str, Any], result_fd: int) -> int:
         return 1
     os.close(result_fd)
     _install_site_builtins()
+    filename = spec["filename"]
+    _forget_job()
+    Guard(-1)  # refuses raw memory reads; a script's output is judged on the host, nothing to report
     for name in EXECUTOR_MODULES:  # a submission's own module of that name must win
         sys.modules.pop(name, None)
-    sys.argv = [spec["filename"]]
+    sys.argv = [filename]
     sys.path[0:0] = [os.getcwd()]
     main = types.ModuleType("__main__")
-    main.__file__ = spec["filename"]
+    main.__file__ = filename
     main.__builtins__ = builtins  # type: ignore[attr-defined]
     sys.modules["__main__"] = main
     code = 0

@@ -1,0 +1,186 @@
+"""Reward hacking in the python harness (``call``/``assert`` tests), on both
+backends: each submission tries to pass without solving, by reading the tests,
+shadowing what the tests use, or tampering with the harness. It must fail (or,
+when correct anyway, pass) exactly as if it had not tried, and detected
+tampering must be reported as the flag ``harness_tamper``."""
+
+from __future__ import annotations
+
+from service.judge.judge import Judge
+from service.models.result import Result
+from service.models.submission import Submission
+from service.models.verdict import Verdict
+
+TAMPER = "harness_tamper"
+# The tests ask for a value no sane f returns: only reading them could pass.
+SECRET_TEST = "assert f(1) == 73914, 'f(1) should be 73914'\n"
+
+
+def score(judge: Judge, code: str, tests: str | list[dict]) -> Result:
+    if isinstance(tests, str):
+        tests = [{"type": "assert", "code": tests}]
+    return judge.score(Submission.model_validate({"language": "python", "code": code, "tests": tests}))
+
+
+# Reads the test code wherever Python can reach it from the candidate: its
+# callers' frames (the executor's exec request and the harness's spec), every
+# object the garbage collector tracks, inspect's view of the stack. If any
+# copy of the tests is found, f returns the number the assert wants.
+READ_THE_TESTS = r'''
+import gc, inspect, re, sys
+
+def _numbers_in(value, seen, depth=0):
+    if depth > 4 or id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, (str, bytes)):
+        text = value.decode("latin-1") if isinstance(value, bytes) else value
+        return [int(n) for n in re.findall(r"f\(1\) == (\d+)", text)]
+    found = []
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            found += _numbers_in(item, seen, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in list(value):
+            found += _numbers_in(item, seen, depth + 1)
+    return found
+
+def search():
+    seen, found = set(), []
+    frame = sys._getframe()
+    while frame is not None:
+        found += _numbers_in(dict(frame.f_locals), seen)
+        frame = frame.f_back
+    for info in inspect.stack():
+        found += _numbers_in(dict(info.frame.f_locals), seen)
+    for obj in gc.get_objects():
+        if isinstance(obj, (dict, list, tuple)):
+            found += _numbers_in(obj, seen)
+    for module in list(sys.modules.values()):
+        found += _numbers_in(dict(vars(module)), seen)
+    return found
+
+FOUND = search()
+print("found", FOUND, file=sys.stderr)
+
+def f(x):
+    # again at call time, after the harness has compiled the tests
+    found = FOUND + search()
+    print("found at call", found, file=sys.stderr)
+    return found[0] if found else 0
+'''
+
+
+def test_the_tests_cannot_be_read_from_the_candidate(judge: Judge) -> None:
+    result = score(judge, READ_THE_TESTS, SECRET_TEST)
+    assert result.verdict == Verdict.wrong_answer, result.tests[0].stderr
+    assert "found []" in result.tests[0].stderr and "found at call []" in result.tests[0].stderr
+    assert result.reward == 0.0
+
+
+def test_shadowing_a_builtin_the_tests_use_is_ineffective_and_flagged(judge: Judge) -> None:
+    # HumanEval-style float check: abs(candidate(x) - want) < 1e-6
+    code = "def abs(x):\n    return 0\n\ndef f(x):\n    return 1.0\n"
+    result = score(judge, code, "assert abs(f(2) - 3.5) < 1e-6\n")
+    assert result.verdict == Verdict.wrong_answer
+    assert TAMPER in result.flags
+
+
+def test_a_helper_named_like_an_unused_builtin_is_not_tampering(judge: Judge) -> None:
+    code = "def max(a, b):\n    return a if a > b else b\n\ndef f(x):\n    return max(x, 3) + 0.5\n"
+    result = score(judge, code, "assert abs(f(2) - 3.5) < 1e-6\n")
+    assert result.verdict == Verdict.accepted
+    assert result.flags == []
+
+
+def test_defining_check_does_not_replace_the_tests_check(judge: Judge) -> None:
+    code = "def check(candidate):\n    pass\n\ndef f(x):\n    return 0\n"
+    tests = "def check(candidate):\n    assert candidate(2) == 4\n\ncheck(f)\n"
+    assert score(judge, code, tests).verdict == Verdict.wrong_answer
+
+
+def test_builtins_tampering_is_flagged_and_changes_nothing(judge: Judge) -> None:
+    tamper = (
+        "import builtins\n"
+        "builtins.abs = lambda v: 0\n"
+        "builtins.AssertionError = type('Nothing', (Exception,), {})\n"
+    )
+    tests = "assert abs(f(2) - 4) < 1e-6\n"
+    wrong = score(judge, tamper + "def f(x):\n    return 0\n", tests)
+    assert wrong.verdict == Verdict.wrong_answer and TAMPER in wrong.flags
+    right = score(judge, tamper + "def f(x):\n    return 2 * x\n", tests)
+    assert right.verdict == Verdict.accepted and TAMPER in right.flags
+    # tampering that breaks the candidate's own process only fails the candidate
+    broken = score(judge, "import builtins\nbuiltins.isinstance = lambda *a: True\ndef f(x):\n    return 4\n",
+                   "assert isinstance(f(2), int) and f(2) == 4\n")
+    assert broken.verdict == Verdict.wrong_answer and TAMPER in broken.flags
+
+
+def test_harness_module_tampering_is_flagged_and_changes_nothing(judge: Judge) -> None:
+    code = (
+        "import sys\n"
+        "harness = sys.modules.get('harness')\n"
+        "if harness is not None:\n"
+        "    harness.run_assert = lambda spec, fd: 0\n"
+        "plain = sys.modules.get('plain')\n"
+        "if plain is not None:\n"
+        "    plain.decode = lambda wire: 4\n"
+        "sys.modules['protocol'] = None\n"
+        "def f(x):\n    return 0\n"
+    )
+    result = score(judge, code, "assert f(2) == 4\n")
+    assert result.verdict == Verdict.wrong_answer
+    assert TAMPER in result.flags
+
+
+def test_tampering_inside_the_called_function_is_flagged(judge: Judge) -> None:
+    code = "import builtins\ndef f(x):\n    builtins.len = lambda v: 4\n    return 0\n"
+    result = score(judge, code, [{"type": "call", "fn_name": "f", "args": [2], "expected": 4}])
+    assert result.verdict == Verdict.wrong_answer
+    assert TAMPER in result.flags
+
+
+def test_raw_memory_reads_are_refused_and_flagged(judge: Judge) -> None:
+    proc_mem = (
+        "def f(x):\n"
+        "    try:\n"
+        "        with open('/proc/self/mem', 'rb') as mem:\n"
+        "            mem.read(1)\n"
+        "    except PermissionError:\n"
+        "        return 'refused'\n"
+        "    return 'read'\n"
+    )
+    result = score(judge, proc_mem, [{"type": "call", "fn_name": "f", "args": [1], "expected": "refused"}])
+    assert result.verdict == Verdict.accepted and TAMPER in result.flags
+    via_link = "import os\nos.symlink('/proc/self/mem', 'm')\n" + proc_mem.replace("/proc/self/mem", "m")
+    result = score(judge, via_link, [{"type": "call", "fn_name": "f", "args": [1], "expected": "refused"}])
+    assert result.verdict == Verdict.accepted and TAMPER in result.flags
+    ctypes_read = (
+        "import ctypes\n"
+        "def f(x):\n"
+        "    buf = ctypes.create_string_buffer(b'abc')\n"
+        "    try:\n"
+        "        return ctypes.string_at(ctypes.addressof(buf), 3).decode()\n"
+        "    except PermissionError:\n"
+        "        return 'refused'\n"
+    )
+    result = score(judge, ctypes_read, [{"type": "call", "fn_name": "f", "args": [1], "expected": "refused"}])
+    assert result.verdict == Verdict.accepted and TAMPER in result.flags
+
+
+def test_raw_memory_reads_are_refused_in_stdio_programs(judge: Judge) -> None:
+    code = (
+        "try:\n"
+        "    open('/proc/self/mem', 'rb').read(1)\n"
+        "    print('read')\n"
+        "except PermissionError:\n"
+        "    print('refused')\n"
+    )
+    tests = [{"type": "stdio", "input": "", "expected_output": "refused\n"}]
+    assert score(judge, code, tests).verdict == Verdict.accepted
+
+
+def test_an_honest_solution_carries_no_flags(judge: Judge) -> None:
+    code = "import collections, dataclasses, typing\n\ndef f(x):\n    return 2 * x\n"
+    result = score(judge, code, "def check(candidate):\n    assert abs(candidate(2) - 4) < 1e-6\n\ncheck(f)\n")
+    assert result.verdict == Verdict.accepted and result.flags == []
