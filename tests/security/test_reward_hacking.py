@@ -184,3 +184,77 @@ def test_an_honest_solution_carries_no_flags(judge: Judge) -> None:
     code = "import collections, dataclasses, typing\n\ndef f(x):\n    return 2 * x\n"
     result = score(judge, code, "def check(candidate):\n    assert abs(candidate(2) - 4) < 1e-6\n\ncheck(f)\n")
     assert result.verdict == Verdict.accepted and result.flags == []
+
+
+# Claims success every way a program could: harness-looking JSON on stdout and
+# stderr, a report written to every fd it may have inherited, files named
+# like results in its work dir and /tmp.
+FORGE_A_REPORT = r'''
+import json, os
+report = json.dumps({"passed": True, "error": None, "flags": [], "value": {"int": 4}, "verdict": "accepted"})
+print(report)
+print(report, file=os.sys.stderr)
+for fd in range(3, 256):
+    try:
+        os.write(fd, report.encode())
+    except OSError:
+        pass
+for path in ("result.json", "/tmp/result.json", "verdict"):
+    with open(path, "w") as out:
+        out.write(report)
+'''
+
+
+def test_a_forged_report_is_never_the_verdict(judge: Judge) -> None:
+    code = FORGE_A_REPORT + "\ndef f(x):\n    return 0\n"
+    assert score(judge, code, "assert f(2) == 4\n").verdict == Verdict.wrong_answer
+    assert score(judge, code, [{"type": "call", "fn_name": "f", "args": [2], "expected": 4}]).verdict == (
+        Verdict.wrong_answer
+    )
+    stdio = [{"type": "stdio", "input": "", "expected_output": "4\n"}]
+    assert score(judge, FORGE_A_REPORT, stdio).verdict == Verdict.wrong_answer
+
+
+# Looks for the expected output (a token it cannot guess) everywhere a stdio
+# program can look: its frames, the garbage collector, its environment, every
+# file under its work dir, /tmp, /dev/shm and /proc/self; prints it if found.
+FIND_THE_EXPECTED_OUTPUT = r'''
+import gc, os, re, sys
+pattern = re.compile(r"tok-[0-9a-f]{16}")
+found = set()
+def look(text):
+    if isinstance(text, bytes):
+        text = text.decode("latin-1")
+    if isinstance(text, str):
+        found.update(pattern.findall(text))
+frame = sys._getframe()
+while frame is not None:
+    for value in list(frame.f_locals.values()):
+        look(repr(value))
+    frame = frame.f_back
+for obj in gc.get_objects():
+    if isinstance(obj, (dict, list, tuple)):
+        look(repr(obj)[:100000])
+look(repr(dict(os.environ)))
+for root in (".", "/tmp", "/dev/shm", "/proc/self"):
+    for folder, dirs, files in os.walk(root):
+        if folder.startswith("/proc/self/") and folder.count("/") > 3:
+            continue
+        for name in files:
+            try:
+                with open(os.path.join(folder, name), "rb") as handle:
+                    look(handle.read(1 << 20))
+            except OSError:
+                pass
+print(sorted(found)[0] if found else "nothing")
+'''
+
+
+def test_the_expected_output_never_enters_the_sandbox(judge: Judge) -> None:
+    import secrets
+
+    token = f"tok-{secrets.token_hex(8)}"
+    tests = [{"type": "stdio", "input": "", "expected_output": token + "\n"}]
+    result = score(judge, FIND_THE_EXPECTED_OUTPUT, tests)
+    assert result.verdict == Verdict.wrong_answer, result.tests[0].stdout
+    assert result.tests[0].stdout.strip() == "nothing"
