@@ -91,11 +91,13 @@ class Judge:
                     limits.wall_time_limit_s,
                 )
                 fetched: dict[str, str] = {}
+                file_errors: dict[str, str] = {}
                 if request.fetch_files:
                     reply = session.call({"op": "fetch", "paths": request.fetch_files}, timeout_s=REPLY_MARGIN_S)
                     if not reply.get("ok"):
                         raise SandboxError(f"could not read back files: {reply.get('error')}")
                     fetched = reply["files"]
+                    file_errors = reply["errors"]
         except SandboxError as exc:
             log.error("sandbox_error for a %s run: %s", spec.name, exc)
             return RunResult(status="sandbox_error", verdict=Verdict.sandbox_error, error=str(exc))
@@ -110,6 +112,7 @@ class Judge:
             reason=reason,
             compile=compiled,
             files=fetched,
+            file_errors=file_errors,
             **self._record_fields(record),
         )
 

@@ -88,4 +88,10 @@ class RunResult(BaseModel):
     wall_time_s: float | None = Field(None, description="seconds", examples=[0.012])
     peak_memory_kb: int | None = Field(None, description="KiB", examples=[9400])
     files: dict[str, str] = Field(default_factory=dict, description="fetch_files that existed: {path: base64}.")
+    file_errors: dict[str, str] = Field(
+        default_factory=dict,
+        description="fetch_files not returned and why: missing, a symbolic link (never followed, at any component "
+        "of the path), not a regular file, unreadable.",
+        examples=[{"out.txt": "out.txt is a symbolic link; links are not followed"}],
+    )
     error: str | None = Field(None, description="For sandbox_error: what failed on our side.")

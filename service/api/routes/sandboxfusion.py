@@ -8,7 +8,8 @@ Request (SandboxFusion ``RunCodeRequest``): ``code``, ``language``,
 (Success | Failed | SandboxError), ``message``, ``compile_result`` and
 ``run_result`` ({status: Finished | TimeLimitExceeded | Error,
 execution_time, return_code, stdout, stderr}), ``executor_pod_name``,
-``files`` ({path: base64}).
+``files`` ({path: base64}); ours also has ``file_errors`` ({path: why}) for
+fetch_files not returned (missing, a symbolic link, not a regular file).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _command_result(verdict: str, record: dict[str, Any], time_s: float | None) 
 def _to_response(result: dict[str, Any]) -> dict[str, Any]:
     if result["status"] == "sandbox_error":
         return {"status": "SandboxError", "message": result.get("error") or "sandbox error", "compile_result": None,
-                "run_result": None, "executor_pod_name": None, "files": {}}
+                "run_result": None, "executor_pod_name": None, "files": {}, "file_errors": {}}
     compiled = result.get("compile") or {}
     compile_result = None
     if compiled.get("status") in ("ok", "error"):
@@ -74,7 +75,7 @@ def _to_response(result: dict[str, Any]) -> dict[str, Any]:
                           "return_code": 0 if ok else 1, "stdout": "", "stderr": compiled.get("log", "")}
     if result["verdict"] == "compile_error":
         return {"status": "Failed", "message": "compile error", "compile_result": compile_result, "run_result": None,
-                "executor_pod_name": None, "files": {}}
+                "executor_pod_name": None, "files": {}, "file_errors": {}}
     run_result = _command_result(result["verdict"], result, result.get("wall_time_s"))
     success = result["verdict"] == "accepted"
     return {
@@ -84,6 +85,7 @@ def _to_response(result: dict[str, Any]) -> dict[str, Any]:
         "run_result": run_result,
         "executor_pod_name": None,
         "files": result.get("files", {}),
+        "file_errors": result.get("file_errors", {}),
     }
 
 

@@ -11,7 +11,8 @@ Requests are frames (protocol.py), answered in order, one job at a time:
     hello                         -> version, python, uids
     prepare {files}               -> write the job's files into the work dir
     exec {argv|harness, ...}      -> one run record (spawn.run)
-    fetch {paths}                 -> files the program wrote (base64)
+    fetch {paths}                 -> files the program wrote (base64), and
+                                     why each other path is not returned
     reset                         -> kill every process of the sandbox uids,
                                      wipe work dir, /tmp, /dev/shm, and say
                                      whether anything survived
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import errno
 import gc
 import json
 import os
@@ -91,8 +93,8 @@ def _wipe(root: str) -> list[str]:
                 if entry.is_dir(follow_symlinks=False):
                     try:
                         os.chmod(entry.name, 0o700, dir_fd=fd, follow_symlinks=False)
-                    except (OSError, NotImplementedError):
-                        pass
+                    except (OSError, NotImplementedError, ValueError):
+                        pass  # ValueError: it is a link now (glibc's EOPNOTSUPP)
                     child = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
                     stack.append((fd, entry.name, child))
                     descended = True
@@ -114,6 +116,75 @@ def _wipe(root: str) -> list[str]:
     for _, _, fd in stack:
         os.close(fd)
     return failed
+
+
+class FetchRefused(Exception):
+    """A fetched path that is not returned, and why (said to the user)."""
+
+
+def _why_not(exc: OSError, dir_fd: int, name: str, where: str) -> str:
+    """Why opening ``name`` (O_NOFOLLOW) failed, in words for the user."""
+    link = f"{where} is a symbolic link; links are not followed"
+    if exc.errno == errno.ELOOP:
+        return link
+    if exc.errno == errno.ENOENT:
+        return f"{where} does not exist"
+    if exc.errno == errno.ENOTDIR:
+        # O_NOFOLLOW|O_DIRECTORY on a link is ENOTDIR too: look (racy, words only)
+        try:
+            mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+        except OSError:
+            mode = 0
+        if stat.S_ISLNK(mode):
+            return link
+        if stat.S_ISDIR(mode):
+            return f"{where} changed while it was read (a symbolic link swapped in?); links are not followed"
+        return f"{where} is not a directory"
+    return f"{where}: {exc.strerror}"
+
+
+def _read_inside(root: str, path: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` of the regular file ``path`` (validated relative)
+    under ``root``, opened one component at a time with O_NOFOLLOW: a symbolic
+    link anywhere on the way, a file on another file system (a mount, a /proc
+    reached some other way), or anything but a regular file is refused with
+    FetchRefused, as is a read error."""
+    try:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise FetchRefused(f"the work dir cannot be read: {exc.strerror}") from None
+    try:
+        root_dev = os.fstat(fd).st_dev
+        parts = path.split("/")
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            flags = os.O_RDONLY | os.O_NOFOLLOW | (os.O_NONBLOCK if last else os.O_DIRECTORY)
+            try:
+                child = os.open(part, flags, dir_fd=fd)
+            except OSError as exc:
+                raise FetchRefused(_why_not(exc, fd, part, "/".join(parts[: i + 1]))) from None
+            os.close(fd)
+            fd = child
+        info = os.fstat(fd)
+        if info.st_dev != root_dev:
+            raise FetchRefused(f"{path} is not on the work dir's file system")
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "a special file"
+            raise FetchRefused(f"{path} is {kind}, not a regular file")
+        chunks: list[bytes] = []
+        left = max_bytes
+        while left > 0:
+            try:
+                chunk = os.read(fd, min(left, 1 << 20))
+            except OSError as exc:
+                raise FetchRefused(f"{path} cannot be read: {exc.strerror}") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _live_processes(uids: tuple[int, ...]) -> list[int]:
@@ -240,24 +311,19 @@ class Executor:
 
     def op_fetch(self, request: dict[str, Any]) -> dict[str, Any]:
         """Read back files the program left in the work dir (base64), each at
-        most ``max_bytes``; never follows a link the program planted."""
+        most ``max_bytes``; never follows a link the program planted, at any
+        component of the path. What is not returned is in ``errors`` with why."""
         max_bytes = int(request.get("max_bytes", 1 << 20))
         found: dict[str, str] = {}
-        missing: list[str] = []
+        errors: dict[str, str] = {}
         with _identity(USER_UID):
             for path in request["paths"]:
                 safe_relpath(path)
                 try:
-                    fd = os.open(os.path.join(self.box, path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-                except OSError:
-                    missing.append(path)
-                    continue
-                with os.fdopen(fd, "rb") as handle:
-                    if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                        missing.append(path)
-                        continue
-                    found[path] = base64.b64encode(handle.read(max_bytes)).decode()
-        return {"ok": True, "files": found, "missing": missing}
+                    found[path] = base64.b64encode(_read_inside(self.box, path, max_bytes)).decode()
+                except FetchRefused as exc:
+                    errors[path] = str(exc)
+        return {"ok": True, "files": found, "missing": list(errors), "errors": errors}
 
     def op_reset(self, _: dict[str, Any]) -> dict[str, Any]:
         """Kill every process of the sandbox uids, wipe the work dir and the
