@@ -10,6 +10,8 @@ Requests are frames (protocol.py), answered in order, one job at a time:
 
     hello                         -> version, python, uids
     prepare {files}               -> write the job's files into the work dir
+                                     (refused unless it and the scratch
+                                     folders are empty, their space free)
     exec {argv|harness, ...}      -> one run record (spawn.run)
     fetch {paths}                 -> files the program wrote (base64), and
                                      why each other path is not returned
@@ -56,6 +58,9 @@ PRELOAD = (
 USER_UID = 10001
 CHECKER_UID = 10002
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Space a sandbox file system may have in use before a job: an empty tmpfs
+# has none. More, and the job would not get the space it is promised.
+IN_USE_SLACK_BYTES = 1 << 20
 
 
 def resolve_argv0(argv0: str, env: dict[str, str], cwd: str) -> str:
@@ -187,6 +192,20 @@ def _read_inside(root: str, path: str, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+def _bytes_in_use(folder: str) -> int:
+    """Space in use on the file system that holds ``folder``, if that is a
+    mount of its own (the sandbox's tmpfs); 0 on the root file system (the
+    executor started by hand), whose space is not the sandbox's."""
+    path = os.path.realpath(folder)
+    mount = path
+    while not os.path.ismount(mount):
+        mount = os.path.dirname(mount)
+    if mount == "/":
+        return 0
+    fs = os.statvfs(path)
+    return (fs.f_blocks - fs.f_bfree) * fs.f_frsize
+
+
 def _live_processes(uids: tuple[int, ...]) -> list[int]:
     """Pids of this pid namespace's non-zombie processes owned by ``uids``."""
     found = []
@@ -249,6 +268,11 @@ class Executor:
             os.makedirs(self.box, mode=0o700)
             if os.getuid() == 0:
                 os.chown(self.box, USER_UID, USER_UID)
+        # Nothing ran here since the reset: whatever fills the work dir now is
+        # ours (a full disk), and must not become the program's failure.
+        dirty = self._not_clean()
+        if dirty:
+            return {"ok": False, "error": "sandbox not clean before the job: " + "; ".join(dirty)}
 
         # Written with the sandbox uid's file-system identity: the files
         # belong to it, and no process of it runs between jobs.
@@ -358,14 +382,30 @@ class Executor:
                     failed += _wipe(folder)
             anomalies += [f"could not remove {p}" for p in failed]
         self.uids_used = {USER_UID}
-        for folder in (self.box, *self.scratch):
-            try:
-                left = os.listdir(folder)
-            except OSError:
-                continue
-            if left:
-                anomalies.append(f"{folder} not empty: {sorted(left)[:5]}")
+        anomalies += self._not_clean()
         return {"ok": True, "clean": not anomalies, "anomalies": anomalies[:20]}
+
+    def _not_clean(self) -> list[str]:
+        """What the work dir and scratch folders hold that a job must not
+        find: any entry, or space in use on their file systems."""
+        found = []
+        # the work dir is 0700, the sandbox uid's: root without
+        # CAP_DAC_OVERRIDE cannot list it
+        with _identity(USER_UID):
+            for folder in (self.box, *self.scratch):
+                try:
+                    left = os.listdir(folder)
+                    used = _bytes_in_use(folder)
+                except FileNotFoundError:
+                    continue
+                except OSError as exc:
+                    found.append(f"{folder}: {exc.strerror}")
+                    continue
+                if left:
+                    found.append(f"{folder} not empty: {sorted(left)[:5]}")
+                if used > IN_USE_SLACK_BYTES:
+                    found.append(f"{folder}: {used} bytes in use")
+        return found
 
     # -- loop --------------------------------------------------------------
     def serve(self, reader: BinaryIO, writer: BinaryIO) -> None:
