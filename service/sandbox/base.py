@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import select
 import socket
 import threading
 from abc import ABC, abstractmethod
@@ -54,6 +55,16 @@ class Channel:
         except (OSError, ProtocolError) as exc:
             raise SandboxError(f"executor channel failed during {request.get('op')}: {exc}") from exc
 
+    def idle_and_open(self) -> bool:
+        """Between requests the executor sends nothing: a readable socket
+        then means its end is closed (the executor or its container died)."""
+        try:
+            poller = select.poll()  # no FD_SETSIZE limit, unlike select()
+            poller.register(self.sock, select.POLLIN)
+            return not poller.poll(0)
+        except (OSError, ValueError):
+            return False
+
     def close(self) -> None:
         try:
             self.sock.close()
@@ -88,6 +99,12 @@ class Backend(ABC):
     @abstractmethod
     def candidate_languages(self) -> list[str]:
         """Languages this backend could offer (before self-tests)."""
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """Block (at most ``timeout_s``) until the backend can start
+        sandboxes again after a fault, before a job is retried; False if it
+        still cannot. Backends without a daemon are always ready."""
+        return True
 
     def close(self) -> None:
         """Release every sandbox this backend holds."""

@@ -27,6 +27,7 @@ from typing import Any
 
 import docker
 import docker.errors
+import requests.exceptions
 from docker.models.containers import Container
 
 from service.core.errors import SandboxError
@@ -60,6 +61,10 @@ OWNER = f"{socket.gethostname()}:{os.getpid()}:{_start_ticks(os.getpid())}"
 # host's engine), its container is the owner the engine can vouch for.
 OWNER_CONTAINER = socket.gethostname() if os.path.exists("/.dockerenv") else ""
 ACQUIRE_TIMEOUT_S = 120.0
+# What a call to the engine raises when it fails: an API error, or, with the
+# engine down or restarting, the transport's own error (requests does not wrap
+# it in a DockerException).
+ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 
 def engine_unavailable_reason() -> str | None:
@@ -83,6 +88,7 @@ class Sandbox:
         self.sock_dir = backend.settings.runtime_dir / self.name
         self.memory_limit_mb = memory_limit_mb
         self.container: Container | None = None
+        self.created = False  # the engine may hold a container of this name
         self.channel: Channel | None = None
 
     def _container_memory(self, memory_limit_mb: int) -> str:
@@ -98,6 +104,7 @@ class Sandbox:
         os.chmod(self.sock_dir, 0o700)
         memory = self._container_memory(self.memory_limit_mb)
         started = time.monotonic()
+        self.created = True
         self.container = self.backend.client.containers.run(
             image=f"{settings.image_prefix}{self.spec.name}:latest",
             command=[
@@ -174,15 +181,20 @@ class Sandbox:
         self.container.update(mem_limit=memory, memswap_limit=memory)
         self.memory_limit_mb = memory_limit_mb
 
+    def alive(self) -> bool:
+        """False once the executor's end of the channel is closed: the
+        container was killed or stopped (engine restart) while it waited."""
+        return self.channel is not None and self.channel.idle_and_open()
+
     def destroy(self) -> None:
         if self.channel is not None:
             self.channel.close()
             self.channel = None
-        if self.container is not None:
-            try:
-                self.container.remove(force=True)
-            except docker.errors.DockerException as exc:
-                log.warning("could not remove %s: %s", self.name, exc)
+        if self.created:
+            # by name: also a container whose start failed half-way
+            if not self.backend.remove_container(self.name):
+                self.backend.remember_unremoved(self.name)
+            self.created = False
             self.container = None
         shutil.rmtree(self.sock_dir, ignore_errors=True)
 
@@ -208,12 +220,18 @@ class DockerBackend(Backend):
         self._sizes: dict[str, int] = {}
         self._pool_lock = threading.Lock()
         self._live: set[Sandbox] = set()  # every started sandbox, pooled or lent
+        # containers whose removal failed (engine down or restarting): removed
+        # once the engine answers again, so that none is left behind
+        self._unremoved: set[str] = set()
         self._closed = False
         # Runtimes other than runc (gVisor's runsc) cannot change a running
         # container's limits: their containers start with the memory of the
         # largest job; the executor's per-uid RSS sampling enforces each job's
         # own limit, the container limit is only the backstop.
         self.fixed_memory = settings.docker_runtime not in (None, "", "runc")
+        # a short time-out for liveness probes (an engine that is going down
+        # may accept a connection and never answer)
+        self.probe = docker.from_env(timeout=5, version=self.client.api.api_version)
         # containers must not outlive the process that started them
         atexit.register(self.close)
         remove_orphans(self.client, settings.runtime_dir)
@@ -257,9 +275,10 @@ class DockerBackend(Backend):
         if self.fixed_memory:
             memory_limit_mb = max(self.settings.max_memory_limit_mb, self.settings.compile_memory_limit_mb)
         sandbox = Sandbox(self, registry()[language], memory_limit_mb)
+        self._remove_unremoved()
         try:
             sandbox.start()
-        except docker.errors.DockerException as exc:
+        except ENGINE_ERRORS as exc:
             sandbox.destroy()
             raise SandboxError(f"could not start a {language} sandbox: {exc}") from exc
         with self._pool_lock:
@@ -281,7 +300,7 @@ class DockerBackend(Backend):
     def _add(self, language: str, pool: queue.LifoQueue[Sandbox]) -> None:
         try:
             sandbox = self._start(language)
-        except SandboxError as exc:
+        except Exception as exc:  # noqa: BLE001 - thread boundary: the pool's count must stay right
             log.error("%s", exc)
             with self._pool_lock:
                 self._sizes[language] -= 1
@@ -294,25 +313,34 @@ class DockerBackend(Backend):
         if self.settings.fresh_container_per_job:
             return self._start(language)
         pool = self._pool(language)
-        try:
-            return pool.get_nowait()
-        except queue.Empty:
-            pass
-        with self._pool_lock:
-            grow = self._sizes[language] < self.settings.pool_size
-            if grow:
-                self._sizes[language] += 1
-        if grow:
+        deadline = time.monotonic() + ACQUIRE_TIMEOUT_S
+        while True:
             try:
-                return self._start(language)
-            except BaseException:
+                sandbox = pool.get_nowait()
+            except queue.Empty:
                 with self._pool_lock:
-                    self._sizes[language] -= 1
-                raise
-        try:
-            return pool.get(timeout=ACQUIRE_TIMEOUT_S)
-        except queue.Empty:
-            raise SandboxError(f"no {language} sandbox free within {ACQUIRE_TIMEOUT_S} s") from None
+                    grow = self._sizes[language] < self.settings.pool_size
+                    if grow:
+                        self._sizes[language] += 1
+                if grow:
+                    try:
+                        return self._start(language)
+                    except BaseException:
+                        with self._pool_lock:
+                            self._sizes[language] -= 1
+                        raise
+                if time.monotonic() > deadline:
+                    raise SandboxError(f"no {language} sandbox free within {ACQUIRE_TIMEOUT_S} s") from None
+                # short waits: a replacement that fails to start frees its slot
+                # for this caller to grow into
+                try:
+                    sandbox = pool.get(timeout=0.25)
+                except queue.Empty:
+                    continue
+            if sandbox.alive():
+                return sandbox
+            log.warning("%s died while pooled (killed, or the engine restarted): replacing it", sandbox.name)
+            self._release(sandbox, healthy=False)
 
     def _release(self, sandbox: Sandbox, healthy: bool) -> None:
         language = sandbox.spec.name
@@ -347,11 +375,52 @@ class DockerBackend(Backend):
             healthy = bool(report.get("clean"))
             if not healthy:
                 log.warning("destroying %s: reset found %s", sandbox.name, report.get("anomalies"))
-        except docker.errors.DockerException as exc:
+        except ENGINE_ERRORS as exc:
             raise SandboxError(f"docker: {exc}") from exc
         finally:
             SANDBOX_RUN.labels("docker", language).observe(time.monotonic() - started)
             self._release(sandbox, healthy)
+
+    def remove_container(self, name: str) -> bool:
+        """Remove a container by name; True if it is gone."""
+        try:
+            self.client.api.remove_container(name, force=True)
+        except docker.errors.NotFound:
+            return True
+        except ENGINE_ERRORS as exc:
+            if isinstance(exc, docker.errors.APIError) and exc.status_code == 409 and "already in progress" in str(exc):
+                return True  # the engine is removing it already
+            log.warning("could not remove %s: %s", name, exc)
+            return False
+        return True
+
+    def remember_unremoved(self, name: str) -> None:
+        with self._pool_lock:
+            self._unremoved.add(name)
+
+    def _remove_unremoved(self) -> None:
+        with self._pool_lock:
+            names = list(self._unremoved)
+        for name in names:
+            if self.remove_container(name):
+                log.info("removed %s, left over from an engine fault", name)
+                with self._pool_lock:
+                    self._unremoved.discard(name)
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """Wait until the engine answers again (it may be restarting), at
+        most ``timeout_s``; then remove what could not be removed meanwhile."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self.probe.ping()
+                break
+            except ENGINE_ERRORS:
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.5)
+        self._remove_unremoved()
+        return True
 
     def pool_sizes(self) -> dict[str, int]:
         with self._pool_lock:
@@ -370,7 +439,9 @@ class DockerBackend(Backend):
             self._live.clear()
         for sandbox in live:
             sandbox.destroy()
+        self._remove_unremoved()
         self.client.close()
+        self.probe.close()
 
 
 def remove_stale_containers(client: docker.DockerClient | None = None) -> int:
