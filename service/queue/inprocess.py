@@ -17,7 +17,7 @@ from service.core.settings import Settings
 from service.judge.judge import Judge
 from service.queue.base import ItemState, JobQueue, QueueFull, sandbox_error_result
 from service.sandbox import create_backend
-from service.worker.tasks import process
+from service.worker.tasks import process_with_retries
 
 MAX_CACHE_ENTRIES = 100_000
 
@@ -44,7 +44,7 @@ class InProcessQueue(JobQueue):
             self._started.add(item_id)
             self._pending -= 1
         try:
-            result = process(payload, self.judge)
+            result = process_with_retries(payload, self.judge, self.settings.job_retries)
         except Exception as exc:  # noqa: BLE001 - process boundary: a bug of ours, never a program verdict
             result = sandbox_error_result(payload["kind"], f"internal error: {type(exc).__name__}")
         if result["status"] == "completed" and payload.get("cache_key") and self.settings.cache_ttl_s:
