@@ -1,6 +1,7 @@
 """Fixtures with real parts: a real Docker engine with the sandbox images,
-real bubblewrap. Set REWARDBOX_REQUIRE_BACKENDS=docker,local (CI does) to
-turn a missing backend into a failure instead of a skip."""
+real bubblewrap, gVisor's runsc registered with the engine. Set
+REWARDBOX_REQUIRE_BACKENDS=docker,local,gvisor (CI does) to turn a missing
+backend into a failure instead of a skip."""
 
 from __future__ import annotations
 
@@ -16,7 +17,22 @@ from service.sandbox import docker_backend, local
 REQUIRED = {b for b in os.environ.get("REWARDBOX_REQUIRE_BACKENDS", "").split(",") if b}
 
 
+GVISOR_RUNTIME = "runsc"
+
+
 def _unavailable(name: str) -> str | None:
+    if name == "gvisor":
+        reason = _unavailable("docker")
+        if reason is None:
+            import docker
+
+            client = docker.from_env()
+            try:
+                if GVISOR_RUNTIME not in (client.info().get("Runtimes") or {}):
+                    reason = "the Docker engine has no runsc runtime (.ci/run registers it in /etc/docker/daemon.json)"
+            finally:
+                client.close()
+        return reason
     if name == "docker":
         reason = docker_backend.engine_unavailable_reason()
         if reason is None:
@@ -39,6 +55,8 @@ def make_judge(name: str, **overrides: object) -> Judge:
         if name in REQUIRED:
             pytest.fail(f"{name} backend required but unavailable: {reason}")
         pytest.skip(f"{name} backend unavailable: {reason}")
+    if name == "gvisor":
+        name, overrides = "docker", {"docker_runtime": GVISOR_RUNTIME, **overrides}
     settings = Settings(backend=name, **overrides)  # type: ignore[arg-type]
     backend = docker_backend.DockerBackend(settings) if name == "docker" else local.LocalBackend(settings)
     return Judge(backend, settings)
@@ -55,5 +73,13 @@ def judge(request: pytest.FixtureRequest) -> Iterator[Judge]:
 @pytest.fixture(scope="session")
 def docker_judge() -> Iterator[Judge]:
     j = make_judge("docker", pool_size=1)
+    yield j
+    j.backend.close()
+
+
+@pytest.fixture(scope="session")
+def gvisor_judge() -> Iterator[Judge]:
+    """The docker backend with gVisor (runsc) as the container runtime."""
+    j = make_judge("gvisor")
     yield j
     j.backend.close()

@@ -148,11 +148,8 @@ class Judge:
             "stderr_bytes": self.settings.stderr_limit_bytes,
             "file_size_bytes": self.settings.workdir_size_mb * 1024 * 1024,
             "stack_bytes": limits.memory_limit_mb * 1024 * 1024,
-            "max_processes": self._max_processes(),
+            "max_processes": self.backend.max_processes,
         }
-
-    def _max_processes(self) -> int | None:
-        return self.settings.local_max_processes if self.backend.name == "local" else None
 
     def _sandbox_memory_mb(self, spec: LanguageSpec, limits: Limits) -> int:
         """The sandbox must hold the compiler as well as the program."""
@@ -176,7 +173,7 @@ class Judge:
                     "output_bytes": self.settings.compile_log_limit_bytes,
                     "stderr_bytes": self.settings.compile_log_limit_bytes,
                     "file_size_bytes": self.settings.workdir_size_mb * 1024 * 1024,
-                    "max_processes": self._max_processes(),
+                    "max_processes": self.backend.max_processes,
                 },
             },
             wall,

@@ -86,6 +86,8 @@ class Backend(ABC):
     """Hands out sandbox sessions per language."""
 
     name: str
+    # RLIMIT_NPROC for programs, or None where the sandbox's pids limit holds them
+    max_processes: int | None = None
 
     def __init__(self) -> None:
         self._offered: dict[str, str] | None = None

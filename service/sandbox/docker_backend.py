@@ -30,7 +30,7 @@ import docker.errors
 import requests.exceptions
 from docker.models.containers import Container
 
-from service.core.errors import SandboxError
+from service.core.errors import BackendUnavailable, SandboxError
 from service.core.settings import Settings
 from service.languages import LanguageSpec, registry
 from service.sandbox.base import EXECUTOR_VERSION, REPLY_MARGIN_S, Backend, Channel, Session
@@ -45,6 +45,8 @@ BOX = "/sandbox/box"
 USER_UID = 10001
 START_TIMEOUT_S = 30.0
 SHM_SIZE_MB = 16
+# Host pids limit under gVisor, as a multiple of container_pids_limit (see DockerBackend).
+GVISOR_PIDS_FACTOR = 16
 # Which process owns a container: a later process on the same host removes
 # the containers of owners that died without cleaning up (e.g. SIGKILL).
 def _start_ticks(pid: int) -> str | None:
@@ -111,6 +113,7 @@ class Sandbox:
                 "python3", "-S", "-E", "-s", "-B", EXECUTOR_IN_CONTAINER,
                 "--socket", f"{SOCKET_IN_CONTAINER}/executor.sock",
                 "--box", BOX, "--scratch", "/tmp", "--scratch", "/dev/shm", "--preload",
+                "--memory-source", "sandbox" if settings.docker_runtime == "runsc" else "rss",
             ],
             name=self.name,
             detach=True,
@@ -126,7 +129,7 @@ class Sandbox:
                 "/tmp": f"rw,nosuid,nodev,size={settings.tmp_size_mb}m,mode=1777",
             },
             shm_size=f"{SHM_SIZE_MB}m",
-            pids_limit=settings.container_pids_limit,
+            pids_limit=self.backend.host_pids_limit,
             mem_limit=memory,
             memswap_limit=memory,
             nano_cpus=int(settings.container_cpus * 1e9),
@@ -155,7 +158,10 @@ class Sandbox:
             if time.monotonic() > deadline:
                 logs = self.container.logs(tail=20).decode("utf-8", "replace")
                 self.destroy()
-                raise SandboxError(f"executor in {self.name} did not start: {logs}")
+                hint = ""
+                if settings.docker_runtime == "runsc":
+                    hint = " (runsc needs --host-uds=create in its runtimeArgs for the executor's socket)"
+                raise SandboxError(f"executor in {self.name} did not start{hint}: {logs}")
             self.container.reload()
             if self.container.status == "exited":
                 logs = self.container.logs(tail=20).decode("utf-8", "replace")
@@ -229,6 +235,24 @@ class DockerBackend(Backend):
         # largest job; the executor's per-uid RSS sampling enforces each job's
         # own limit, the container limit is only the backstop.
         self.fixed_memory = settings.docker_runtime not in (None, "", "runc")
+        # Under gVisor the host's pids cgroup counts the sentry's threads and,
+        # on the ptrace platform, about two host threads per task: at the runc
+        # limit a fork bomb exhausts it and the sentry panics (the whole
+        # sandbox dies). There programs are held to container_pids_limit by
+        # RLIMIT_NPROC, which gVisor enforces itself, under a host limit with
+        # room for the sentry.
+        self.host_pids_limit = settings.container_pids_limit
+        if settings.docker_runtime == "runsc":
+            self.max_processes = settings.container_pids_limit
+            self.host_pids_limit = settings.container_pids_limit * GVISOR_PIDS_FACTOR
+        if settings.docker_runtime:
+            known = sorted((self.client.info().get("Runtimes") or {}).keys())
+            if settings.docker_runtime not in known:
+                self.client.close()
+                raise BackendUnavailable(
+                    f"REWARDBOX_DOCKER_RUNTIME={settings.docker_runtime}, but the Docker engine knows only "
+                    f"{known}: register it in /etc/docker/daemon.json (README, 'gVisor')"
+                )
         # a short time-out for liveness probes (an engine that is going down
         # may accept a connection and never answer)
         self.probe = docker.from_env(timeout=5, version=self.client.api.api_version)

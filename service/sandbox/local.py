@@ -158,6 +158,7 @@ class LocalBackend(Backend):
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
+        self.max_processes = settings.local_max_processes
         self.settings = settings
 
     def candidate_languages(self) -> list[str]:

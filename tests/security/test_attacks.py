@@ -8,7 +8,8 @@ Header keys (comment lines at the top of each file, in the file's language):
     attack:          how it works (continuation lines are indented)
     language:        the submission's language
     expect:          the verdict (never sandbox_error)
-    expect_docker:   / expect_local: a backend's own verdict where it differs
+    expect_docker:   / expect_local / expect_gvisor: a backend's own verdict where
+                     it differs, then why (gvisor defaults to the docker one)
     stdin:           / expected_output: text, or a JSON string when it starts with "
     limits:          a JSON object (LimitsRequest)
     flags:           a JSON list of result flags that must be present
@@ -38,7 +39,7 @@ from service.models.verdict import Verdict
 ATTACK_DIR = Path(__file__).parent / "attacks"
 COMMENT = {".py": "#", ".sh": "#", ".c": "//", ".cpp": "//", ".go": "//", ".rs": "//", ".js": "//", ".java": "//"}
 KEYS = {
-    "attack", "language", "expect", "expect_docker", "expect_local", "stdin", "expected_output", "limits",
+    "attack", "language", "expect", "expect_docker", "expect_local", "expect_gvisor", "stdin", "expected_output", "limits",
     "flags", "reason_contains", "xfail", "xfail_docker", "xfail_local", "repeat",
 }
 USER_VERDICTS = {
@@ -94,7 +95,11 @@ def parse_attack(path: Path) -> Attack:
             header[last] += " " + body.strip()
     missing = {"attack", "language", "expect"} - set(header)
     assert not missing, f"{path.name}: header lacks {sorted(missing)}"
-    expect = {backend: Verdict(header.get(f"expect_{backend}", header["expect"])) for backend in ("docker", "local")}
+    def verdict(key: str, default: str) -> Verdict:
+        return Verdict(header.get(key, default).split()[0])  # text after the verdict says why
+
+    expect = {backend: verdict(f"expect_{backend}", header["expect"]) for backend in ("docker", "local")}
+    expect["gvisor"] = verdict("expect_gvisor", expect["docker"].value)
     for backend, verdict in expect.items():
         assert verdict in USER_VERDICTS, f"{path.name}: {verdict} on {backend} is not a user-caused verdict"
     xfail = {b: header[k] for b in ("docker", "local") for k in ("xfail", f"xfail_{b}") if k in header}
@@ -253,8 +258,8 @@ def describe(result: Result) -> str:
     return "\n".join(parts)
 
 
-def check_attack(judge: Judge, attack: Attack, result: Result) -> None:
-    backend = judge.backend.name
+def check_attack(judge: Judge, attack: Attack, result: Result, backend: str | None = None) -> None:
+    backend = backend or judge.backend.name
     why = describe(result)
     assert result.verdict != Verdict.sandbox_error, f"{attack.name} on {backend}: sandbox_error\n{why}"
     assert result.status == "completed", f"{attack.name} on {backend}\n{why}"

@@ -432,7 +432,10 @@ def main() -> None:
     parser.add_argument("--box", default="/sandbox/box")
     parser.add_argument("--preload", action="store_true", help="import PRELOAD now (warm pools)")
     parser.add_argument("--scratch", action="append", default=[], help="sandbox-private folder to wipe on reset")
+    parser.add_argument("--memory-source", choices=spawn.MEMORY_SOURCES, default="rss",
+                        help="how a run's memory is measured (spawn.py): sandbox under gVisor")
     args = parser.parse_args()
+    spawn.memory_source = args.memory_source
     if args.preload:
         for name in PRELOAD:
             __import__(name)

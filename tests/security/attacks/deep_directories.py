@@ -3,6 +3,7 @@
 #   is 1000) nor build paths past PATH_MAX.
 # language: python
 # expect: accepted
+# expect_gvisor: time_limit_exceeded (file system calls are much slower on gVisor's ptrace platform: a 1500-deep chain costs more than the 1 s of CPU)
 # expected_output: deep
 # limits: {"time_limit_s": 1, "wall_time_limit_s": 3, "memory_limit_mb": 64}
 import os

@@ -17,7 +17,11 @@ for name, call in (("setuid", lambda: os.setuid(0)), ("setresuid", lambda: os.se
     except OSError:
         print(name, "denied")
 status = dict(l.split(":", 1) for l in open("/proc/self/status") if ":" in l)
-print("nonewprivs", status.get("NoNewPrivs", "?").strip())
+no_new_privs = status.get("NoNewPrivs", "").strip()
+if not no_new_privs:  # gVisor's /proc/self/status has no such line: ask prctl(PR_GET_NO_NEW_PRIVS)
+    import ctypes
+    no_new_privs = str(ctypes.CDLL(None, use_errno=True).prctl(39, 0, 0, 0, 0))
+print("nonewprivs", no_new_privs)
 print("caps", status["CapEff"].strip())
 probe = "import os; print(os.geteuid(), os.getuid())"
 became_root = False
