@@ -17,10 +17,10 @@ is a proxy that sends arguments and receives the return value as plain data
   candidate: the harness sees it (``early_exit``) and the test fails;
 - tampering with builtins, ``sys.modules`` or ``check`` happens in the
   candidate's own address space and cannot touch the test code;
-- right after the fork the candidate empties every dict and list its
-  callers' frames hold (the exec request, the spec with the test code), so
-  ``sys._getframe``, ``inspect.stack()`` or ``gc.get_objects()`` find nothing
-  of the tests;
+- right after the fork the candidate empties the spec, the one dict that
+  holds the test code (the exec request, the harness's frames and closures
+  share it), so ``sys._getframe``, ``inspect.stack()`` or ``gc.get_objects()``
+  find nothing of the tests;
 - a candidate function named like a builtin the test code uses (``abs``,
   ``len``, ...) is not bound into the tests: they keep the real builtin.
 
@@ -39,7 +39,6 @@ candidate has closed before running any submitted code.
 from __future__ import annotations
 
 import builtins
-import gc
 import json
 import os
 import re
@@ -109,21 +108,6 @@ def _install_site_builtins() -> None:
 # candidate side
 
 
-def _forget_job() -> None:
-    """Empty every dict and list the caller's callers hold in their frames
-    (the exec request, the spec with the test code): the candidate, forked
-    from them, must not reach the tests through ``sys._getframe`` or ``gc``.
-    Only called in a forked candidate, which never returns to those frames."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_locals is not frame.f_globals:
-            for value in list(frame.f_locals.values()):
-                if isinstance(value, (dict, list)):
-                    value.clear()
-        frame = frame.f_back
-    gc.collect()
-
-
 class Guard:
     """Tamper detection inside a candidate process: an audit hook that refuses
     raw memory reads, and a baseline of builtins and the executor modules to
@@ -134,9 +118,9 @@ class Guard:
         self.fd = tamper_fd
         self.write = os.write  # bound now: the candidate may replace os.write
         self.sent: set[str] = set()
-        self.builtins = dict(vars(builtins))
-        self.modules = {name: sys.modules.get(name) for name in GUARDED_MODULES}
-        self.module_vars = {name: dict(vars(m)) for name, m in self.modules.items() if m is not None}
+        # taken once, when the executor imported this module (see the end):
+        # copying them here, after the fork, would cost a copy of every page
+        self.builtins, self.modules, self.module_vars = _BASELINE
         sys.addaudithook(self._hook())
 
     def note(self, finding: str) -> None:
@@ -239,7 +223,7 @@ def _candidate_main(code: Any, filename: str, requests: Any, replies: Any, guard
 class _Candidate:
     """The harness's handle on the forked candidate process."""
 
-    def __init__(self, code: Any, filename: str, result_fd: int) -> None:
+    def __init__(self, code: Any, filename: str, result_fd: int, job: dict[str, Any]) -> None:
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         tamper_r, tamper_w = os.pipe()
@@ -252,7 +236,11 @@ class _Candidate:
             os.close(tamper_r)
             status = 0
             try:
-                _forget_job()
+                # The spec (with the test code) is one dict that the exec
+                # request, this harness's frames and closures all share:
+                # emptied here, the candidate finds nothing of the tests
+                # through sys._getframe, inspect or gc.
+                job.clear()
                 os.set_blocking(tamper_w, False)
                 guard = Guard(tamper_w)
                 _candidate_main(code, filename, os.fdopen(req_r, "rb"), os.fdopen(rep_w, "wb"), guard)
@@ -390,10 +378,9 @@ def _describe_syntax(exc: BaseException) -> str:
 
 def _start(spec: dict[str, Any], result_fd: int) -> _Candidate:
     _fresh_stdio()
-    _install_site_builtins()
     sys.argv = [spec["filename"]]
     code = _compile_source(spec["filename"])
-    return _Candidate(code, spec["filename"], result_fd)
+    return _Candidate(code, spec["filename"], result_fd, spec)
 
 
 def run_call(spec: dict[str, Any], result_fd: int) -> int:
@@ -499,9 +486,8 @@ def run_script(spec: dict[str, Any], result_fd: int) -> int:
         _report(result_fd, {"compile_error": str(exc)})
         return 1
     os.close(result_fd)
-    _install_site_builtins()
     filename = spec["filename"]
-    _forget_job()
+    spec.clear()
     Guard(-1)  # refuses raw memory reads; a script's output is judged on the host, nothing to report
     for name in EXECUTOR_MODULES:  # a submission's own module of that name must win
         sys.modules.pop(name, None)
@@ -549,3 +535,19 @@ def _exit_status(value: Any) -> int:
 
 
 MODES = {"call": run_call, "assert": run_assert, "checker": run_checker, "script": run_script}
+
+
+# exit/quit as site.py would add them, once: builtins must match the baseline
+_install_site_builtins()
+
+
+def _baseline() -> tuple[dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]:
+    modules = {name: sys.modules.get(name) for name in GUARDED_MODULES}
+    return (
+        dict(vars(builtins)),
+        modules,
+        {name: dict(vars(module)) for name, module in modules.items() if module is not None},
+    )
+
+
+_BASELINE = _baseline()
