@@ -61,6 +61,8 @@ DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # Space a sandbox file system may have in use before a job: an empty tmpfs
 # has none. More, and the job would not get the space it is promised.
 IN_USE_SLACK_BYTES = 1 << 20
+# How long reset waits for init to reap the processes it killed, seconds.
+ZOMBIE_REAP_WAIT_S = 0.5
 
 
 def resolve_argv0(argv0: str, env: dict[str, str], cwd: str) -> str:
@@ -206,8 +208,9 @@ def _bytes_in_use(folder: str) -> int:
     return (fs.f_blocks - fs.f_bfree) * fs.f_frsize
 
 
-def _live_processes(uids: tuple[int, ...]) -> list[int]:
-    """Pids of this pid namespace's non-zombie processes owned by ``uids``."""
+def _live_processes(uids: tuple[int, ...], zombies: bool = False) -> list[int]:
+    """Pids of this pid namespace's processes owned by ``uids`` (zombies only
+    if ``zombies``)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -218,7 +221,8 @@ def _live_processes(uids: tuple[int, ...]) -> list[int]:
         except OSError:
             continue
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        if int(fields.get("Uid", "-1 0").split()[0]) in uids and not fields.get("State", "").strip().startswith("Z"):
+        zombie = fields.get("State", "").strip().startswith("Z")
+        if int(fields.get("Uid", "-1 0").split()[0]) in uids and (zombies or not zombie):
             found.append(int(entry))
     return found
 
@@ -375,6 +379,13 @@ class Executor:
                 break
         else:
             anomalies += [f"process {pid} survived the reset" for pid in _live_processes(uids)]
+        # The killed are zombies until init (docker-init) reaps them; the next
+        # job must not see them in /proc, so wait for that (a zombie nobody
+        # reaps makes the sandbox unclean, and it is replaced).
+        deadline = time.monotonic() + ZOMBIE_REAP_WAIT_S
+        while (zombies := _live_processes(uids, zombies=True)) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        anomalies += [f"process {pid} not reaped after the reset" for pid in zombies]
         for uid in sorted(self.uids_used):
             with _identity(uid):
                 failed = _wipe(self.box)
