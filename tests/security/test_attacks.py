@@ -412,6 +412,8 @@ def test_corpus_is_well_formed() -> None:
         "env_allowlist.py", "proc_environ.py", "host_sockets.py", "kill_all.py", "kill_parent.py",
         "daemon_double_fork.py", "ptrace_attach.c", "rlimit_raise.py", "setuid_escalation.py",
         "compile_include_dev_random.c", "template_recursion_bomb.cpp", "compile_huge_error_log.cpp",
+        "link_symlinks_out_of_box.py", "link_symlinked_dirs.sh", "link_hardlinks.py", "link_race_swap.py",
+        "link_next_job_names.c",
     ):
         assert needed in names
     for attack in ATTACKS:
