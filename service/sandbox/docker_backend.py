@@ -46,7 +46,7 @@ USER_UID = 10001
 START_TIMEOUT_S = 30.0
 SHM_SIZE_MB = 16
 # Host pids limit under gVisor, as a multiple of container_pids_limit (see DockerBackend).
-GVISOR_PIDS_FACTOR = 16
+GVISOR_PIDS_FACTOR = 64
 # Which process owns a container: a later process on the same host removes
 # the containers of owners that died without cleaning up (e.g. SIGKILL).
 def _start_ticks(pid: int) -> str | None:
