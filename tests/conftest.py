@@ -49,12 +49,18 @@ def _unavailable(name: str) -> str | None:
     return local.unavailable_reason()
 
 
-def make_judge(name: str, **overrides: object) -> Judge:
+def require_backend(name: str) -> None:
+    """Skip the test if backend ``name`` is unavailable; fail it instead when
+    REWARDBOX_REQUIRE_BACKENDS names it."""
     reason = _unavailable(name)
     if reason is not None:
         if name in REQUIRED:
             pytest.fail(f"{name} backend required but unavailable: {reason}")
         pytest.skip(f"{name} backend unavailable: {reason}")
+
+
+def make_judge(name: str, **overrides: object) -> Judge:
+    require_backend(name)
     if name == "gvisor":
         name, overrides = "docker", {"docker_runtime": GVISOR_RUNTIME, **overrides}
     settings = Settings(backend=name, **overrides)  # type: ignore[arg-type]

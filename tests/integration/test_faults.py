@@ -39,7 +39,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.judge.judge import Judge
 from service.models.submission import Submission
 from service.sandbox.docker_backend import LABEL, USER_UID
-from tests.conftest import REQUIRED, _unavailable, make_judge
+from tests.conftest import REQUIRED, make_judge, require_backend
 from tests.integration.stack import Proc, RedisServer, Stack, free_port
 
 IMAGE = "rewardbox/sandbox-python:latest"
@@ -59,11 +59,7 @@ SANDBOX_JOBS = "rewardbox_sandbox_job_seconds_count"
 
 @pytest.fixture(scope="module", autouse=True)
 def _docker_required() -> None:
-    reason = _unavailable("docker")
-    if reason is not None:
-        if "docker" in REQUIRED:
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_backend("docker")
 
 
 # -- observing sandboxes through the engine -----------------------------------

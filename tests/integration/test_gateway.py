@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from service.datasets import humaneval
-from tests.conftest import REQUIRED, _unavailable
+from tests.conftest import require_backend
 from tests.integration.stack import RedisServer, Stack, free_port, rewardbox, stack_env, wait_ready
 
 PY = {"language": "python", "code": "a, b = map(int, input().split())\nprint(a + b)\n",
@@ -22,11 +22,7 @@ CPP = {"language": "cpp", "code": "#include <iostream>\nint main(){long a,b;std:
 
 @pytest.fixture(scope="module", autouse=True)
 def _docker_required() -> None:
-    reason = _unavailable("docker")
-    if reason is not None:
-        if "docker" in REQUIRED:
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_backend("docker")
 
 
 @pytest.fixture(scope="module")
